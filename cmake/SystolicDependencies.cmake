@@ -1,0 +1,20 @@
+# Every external dependency of the project, found in one place.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(absl REQUIRED CONFIG)
+find_package(Protobuf REQUIRED)
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
+find_package(nlohmann_json 3.10 REQUIRED)
+
+if(SYSTOLIC_BUILD_GUI)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Svg SvgWidgets Concurrent Test)
+  pkg_check_modules(GRAPHVIZ REQUIRED IMPORTED_TARGET libgvc libcgraph)
+endif()
+
+if(SYSTOLIC_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(SYSTOLIC_BUILD_BENCHMARKS)
+  find_package(benchmark REQUIRED)
+endif()
