@@ -1,0 +1,81 @@
+// A cursor over HLO text: skips whitespace and `//` / `/* */` comments,
+// scans identifiers, numbers and strings, and formats errors as
+// `file:line:column: message` with the offending line and a caret.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace systolic {
+
+class HloLexer {
+ public:
+  struct Location {
+    size_t offset = 0;
+    int line = 1;
+    int column = 1;
+  };
+
+  HloLexer(absl::string_view text, std::string filename, int first_line);
+
+  // Skips whitespace and comments; keeps the line count.
+  void SkipWhitespace();
+  bool AtEnd();
+  // The next significant character ('\0' at the end).
+  char Peek();
+  char PeekAt(size_t ahead);  // raw character `ahead` after the next significant one
+  bool TryConsume(char c);
+  // `text` exactly (punctuation such as "->" or "<=").
+  bool TryConsume(absl::string_view text);
+  // A whole word: `word` not followed by an identifier character.
+  bool TryConsumeKeyword(absl::string_view word);
+  bool LooksAtKeyword(absl::string_view word);
+  absl::Status Expect(char c, absl::string_view what);
+  // As above with the description "<prefix><subject>", built only on error.
+  absl::Status Expect(char c, absl::string_view prefix, absl::string_view subject);
+
+  // [%]name: letters, digits, '_', '.', '-' (a leading '%' is dropped).
+  absl::StatusOr<absl::string_view> ParseName(absl::string_view what);
+  // An identifier that may not start with a digit (keys, keywords, types).
+  absl::StatusOr<absl::string_view> ParseIdentifier(absl::string_view what);
+  absl::string_view PeekIdentifier();
+  absl::StatusOr<int64_t> ParseInt(absl::string_view what);
+  absl::StatusOr<uint64_t> ParseUnsigned(absl::string_view what);
+  // Text of a number as written ("-1.5e3", "inf", "-nan", "0x1F"); not consumed on failure.
+  absl::StatusOr<absl::string_view> ParseNumberText(absl::string_view what);
+  absl::StatusOr<bool> ParseBool(absl::string_view what);
+  // "..." with C escapes.
+  absl::StatusOr<std::string> ParseString(absl::string_view what);
+  // Raw text of a balanced {...} (strings respected), braces included.
+  absl::StatusOr<absl::string_view> ParseBalancedBraces(absl::string_view what);
+  // Raw characters while `pred` holds, after skipping whitespace.
+  template <typename Pred>
+  absl::string_view ScanWhile(Pred pred) {
+    SkipWhitespace();
+    size_t start = pos_;
+    while (pos_ < text_.size() && pred(text_[pos_])) ++pos_;
+    return text_.substr(start, pos_ - start);
+  }
+
+  Location location();  // of the next significant character
+  Location raw_location() const;  // of the cursor, without skipping
+  // An error at `where`: "file:line:col: message\n<line>\n<caret>".
+  absl::Status Error(const Location& where, absl::string_view message) const;
+  absl::Status ErrorHere(absl::string_view message);
+  const std::string& filename() const { return filename_; }
+
+  static bool IsNameChar(char c);
+
+ private:
+  absl::string_view text_;
+  std::string filename_;
+  size_t pos_ = 0;
+  int line_;
+  size_t line_start_ = 0;
+};
+
+}  // namespace systolic

@@ -1,0 +1,330 @@
+#include "core/hlo/literal.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "core/hlo/element_convert.h"
+
+namespace systolic {
+
+Literal::Literal() : shape_(Shape::MakeTuple({})) {}
+
+Literal::Literal(const Shape& shape) : shape_(shape) {
+  if (shape.IsTuple()) {
+    elements_.reserve(shape.tuple_shapes_size());
+    for (const Shape& s : shape.tuple_shapes()) elements_.emplace_back(s);
+  } else if (shape.IsArray()) {
+    buffer_.assign(size_t(shape.num_elements()) * primitive_util::ByteWidth(shape.element_type()),
+                   0);
+  }
+}
+
+Literal Literal::Clone() const {
+  Literal copy;
+  copy.shape_ = shape_;
+  copy.buffer_ = buffer_;
+  copy.elements_.reserve(elements_.size());
+  for (const Literal& e : elements_) copy.elements_.push_back(e.Clone());
+  return copy;
+}
+
+int64_t Literal::LinearIndex(absl::Span<const int64_t> index) const {
+  int64_t linear = 0;
+  for (int64_t i = 0; i < shape_.rank(); ++i) linear = linear * shape_.dimensions(i) + index[i];
+  return linear;
+}
+
+double Literal::GetAsDouble(int64_t i) const {
+  return ArrayTypeSwitch(element_type(), [&](auto tag) -> double {
+    using T = typename decltype(tag)::Native;
+    if constexpr (kIsComplex<T>) {
+      return data<T>()[i].real();
+    } else {
+      return static_cast<double>(static_cast<WideType<T>>(data<T>()[i]));
+    }
+  });
+}
+
+complex128 Literal::GetAsComplex128(int64_t i) const {
+  return ArrayTypeSwitch(element_type(), [&](auto tag) -> complex128 {
+    using T = typename decltype(tag)::Native;
+    return ConvertElement<complex128>(data<T>()[i]);
+  });
+}
+
+int64_t Literal::GetAsInt64(int64_t i) const {
+  return ArrayTypeSwitch(element_type(), [&](auto tag) -> int64_t {
+    using T = typename decltype(tag)::Native;
+    if constexpr (kIsIntegral<T> || std::is_same_v<T, bool>) {
+      return static_cast<int64_t>(static_cast<WideType<T>>(data<T>()[i]));
+    } else {
+      return ConvertElement<int64_t>(data<T>()[i]);
+    }
+  });
+}
+
+void Literal::SetFromDouble(int64_t i, double value) {
+  ArrayTypeSwitch(element_type(), [&](auto tag) {
+    using T = typename decltype(tag)::Native;
+    data<T>()[i] = ConvertElement<T>(value);
+  });
+}
+
+void Literal::SetFromComplex128(int64_t i, complex128 value) {
+  ArrayTypeSwitch(element_type(), [&](auto tag) {
+    using T = typename decltype(tag)::Native;
+    data<T>()[i] = ConvertElement<T>(value);
+  });
+}
+
+void Literal::SetFromInt64(int64_t i, int64_t value) {
+  ArrayTypeSwitch(element_type(), [&](auto tag) {
+    using T = typename decltype(tag)::Native;
+    data<T>()[i] = ConvertElement<T>(value);
+  });
+}
+
+bool Literal::IsZero(int64_t i) const {
+  return ArrayTypeSwitch(element_type(), [&](auto tag) -> bool {
+    using T = typename decltype(tag)::Native;
+    if constexpr (kIsComplex<T>) {
+      return data<T>()[i] == T(0);
+    } else {
+      return static_cast<WideType<T>>(data<T>()[i]) == WideType<T>(0);
+    }
+  });
+}
+
+bool Literal::IsAllSame() const {
+  if (!shape_.IsArray()) return false;
+  int64_t width = primitive_util::ByteWidth(element_type());
+  for (int64_t i = 1; i < element_count(); ++i) {
+    if (std::memcmp(buffer_.data(), buffer_.data() + i * width, width) != 0) return false;
+  }
+  return true;
+}
+
+Literal Literal::MakeTuple(std::vector<Literal> elements) {
+  std::vector<Shape> shapes;
+  shapes.reserve(elements.size());
+  for (const Literal& e : elements) shapes.push_back(e.shape());
+  Literal l;
+  l.shape_ = Shape::MakeTuple(std::move(shapes));
+  l.elements_ = std::move(elements);
+  return l;
+}
+
+std::vector<Literal> Literal::DecomposeTuple() && {
+  std::vector<Literal> out = std::move(elements_);
+  elements_.clear();
+  shape_ = Shape::MakeTuple({});
+  return out;
+}
+
+const Literal& Literal::at(absl::Span<const int64_t> shape_index) const {
+  const Literal* l = this;
+  for (int64_t i : shape_index) l = &l->elements_[i];
+  return *l;
+}
+
+Literal& Literal::at(absl::Span<const int64_t> shape_index) {
+  Literal* l = this;
+  for (int64_t i : shape_index) l = &l->elements_[i];
+  return *l;
+}
+
+Literal Literal::One(PrimitiveType type) {
+  Literal l(Shape(type, {}));
+  l.SetFromDouble(0, 1.0);
+  return l;
+}
+
+absl::StatusOr<Literal> Literal::Convert(PrimitiveType to) const {
+  if (shape_.IsTuple()) {
+    std::vector<Literal> converted;
+    for (const Literal& e : elements_) {
+      auto c = e.Convert(to);
+      if (!c.ok()) return c.status();
+      converted.push_back(*std::move(c));
+    }
+    return MakeTuple(std::move(converted));
+  }
+  if (!shape_.IsArray() || !primitive_util::IsArrayType(to)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot convert ", shape_.ToString(), " to ",
+                     primitive_util::LowercasePrimitiveTypeName(to)));
+  }
+  Shape out_shape = shape_;
+  out_shape.set_element_type(to);
+  Literal out(out_shape);
+  ArrayTypeSwitch(element_type(), [&](auto from_tag) {
+    using From = typename decltype(from_tag)::Native;
+    ArrayTypeSwitch(to, [&](auto to_tag) {
+      using To = typename decltype(to_tag)::Native;
+      auto src = data<From>();
+      auto dst = out.data<To>();
+      for (int64_t i = 0; i < int64_t(src.size()); ++i) dst[i] = ConvertElement<To>(src[i]);
+    });
+  });
+  return out;
+}
+
+absl::StatusOr<Literal> Literal::Reshape(absl::Span<const int64_t> dimensions) const {
+  Shape s(element_type(), dimensions);
+  if (!shape_.IsArray() || s.num_elements() != element_count()) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", shape_.ToString(), " to ",
+                                                   s.ToString()));
+  }
+  Literal out(s);
+  out.buffer_ = buffer_;
+  return out;
+}
+
+absl::StatusOr<Literal> Literal::Broadcast(const Shape& shape) const {
+  if (!shape_.IsScalar() || shape.element_type() != element_type()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot broadcast ", shape_.ToString(), " to ", shape.ToString()));
+  }
+  Literal out(shape);
+  int64_t width = primitive_util::ByteWidth(element_type());
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    std::memcpy(out.buffer_.data() + i * width, buffer_.data(), width);
+  }
+  return out;
+}
+
+namespace {
+
+template <typename Narrow>
+bool RoundTrips(const char* text, double value) {
+  double parsed = std::strtod(text, nullptr);
+  return static_cast<double>(static_cast<float>(Narrow(static_cast<float>(parsed)))) == value;
+}
+
+std::string FormatWithPrecision(double value, int precision) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+  return buffer;
+}
+
+}  // namespace
+
+std::string RoundTripFloatToString(double value, PrimitiveType type) {
+  if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  char buffer[64];
+  if (type == F64 || type == C128) {
+    auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+    return std::string(buffer, result.ptr);
+  }
+  if (type == F32 || type == C64) {
+    auto result = std::to_chars(buffer, buffer + sizeof(buffer), static_cast<float>(value));
+    return std::string(buffer, result.ptr);
+  }
+  // Narrow floats: the fewest significant digits that read back to the same
+  // narrow value.
+  for (int precision = 1; precision < 10; ++precision) {
+    std::string text = FormatWithPrecision(value, precision);
+    bool ok = ArrayTypeSwitch(type, [&](auto tag) {
+      using T = typename decltype(tag)::Native;
+      if constexpr (kIsFloat<T> && !std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+        return RoundTrips<T>(text.c_str(), value);
+      } else {
+        return true;
+      }
+    });
+    if (ok) return text;
+  }
+  return FormatWithPrecision(value, 9);
+}
+
+std::string Literal::ElementToString(int64_t i) const {
+  PrimitiveType type = element_type();
+  if (type == PRED) return data<bool>()[i] ? "true" : "false";
+  if (primitive_util::IsComplexType(type)) {
+    complex128 c = GetAsComplex128(i);
+    return absl::StrCat("(", RoundTripFloatToString(c.real(), type), ", ",
+                        RoundTripFloatToString(c.imag(), type), ")");
+  }
+  if (primitive_util::IsFloatingPointType(type)) {
+    return RoundTripFloatToString(GetAsDouble(i), type);
+  }
+  if (primitive_util::IsUnsignedIntegralType(type)) {
+    return absl::StrCat(static_cast<uint64_t>(GetAsInt64(i)));
+  }
+  return absl::StrCat(GetAsInt64(i));
+}
+
+namespace {
+
+// Appends the nested braces of dimensions [dim, rank) starting at `*linear`.
+void AppendNested(const Literal& l, int64_t dim, int64_t* linear, std::string* out) {
+  const Shape& s = l.shape();
+  if (dim == s.rank()) {
+    *out += l.ElementToString((*linear)++);
+    return;
+  }
+  *out += "{";
+  for (int64_t i = 0; i < s.dimensions(dim); ++i) {
+    if (i) *out += ", ";
+    AppendNested(l, dim + 1, linear, out);
+  }
+  *out += "}";
+}
+
+}  // namespace
+
+std::string Literal::ToStringWithoutShape() const {
+  if (shape_.IsTuple()) {
+    std::string out = "(";
+    for (size_t i = 0; i < elements_.size(); ++i) {
+      if (i) out += ", ";
+      out += elements_[i].ToStringWithoutShape();
+    }
+    return out + ")";
+  }
+  if (!shape_.IsArray()) return shape_.ToString();
+  if (shape_.rank() == 0) return ElementToString(0);
+  std::string out;
+  int64_t linear = 0;
+  AppendNested(*this, 0, &linear, &out);
+  return out;
+}
+
+std::string Literal::ToString() const {
+  if (shape_.IsTuple()) {
+    std::string out = absl::StrCat(shape_.ToString(), " (\n");
+    for (size_t i = 0; i < elements_.size(); ++i) {
+      out += elements_[i].ToString();
+      out += i + 1 < elements_.size() ? ",\n" : "\n";
+    }
+    return out + ")";
+  }
+  return absl::StrCat(shape_.ToString(), " ", ToStringWithoutShape());
+}
+
+bool operator==(const Literal& a, const Literal& b) {
+  if (a.shape_.IsTuple() != b.shape_.IsTuple()) return false;
+  if (a.shape_.IsTuple()) return a.elements_ == b.elements_;
+  if (a.element_type() != b.element_type() ||
+      a.shape_.dimensions() != b.shape_.dimensions()) {
+    return false;
+  }
+  if (a.buffer_ == b.buffer_) return true;
+  if (!primitive_util::IsFloatingPointType(a.element_type()) &&
+      !primitive_util::IsComplexType(a.element_type())) {
+    return false;
+  }
+  for (int64_t i = 0; i < a.element_count(); ++i) {
+    complex128 x = a.GetAsComplex128(i), y = b.GetAsComplex128(i);
+    bool x_nan = std::isnan(x.real()) || std::isnan(x.imag());
+    bool y_nan = std::isnan(y.real()) || std::isnan(y.imag());
+    if (x_nan && y_nan) continue;
+    if (x != y || std::signbit(x.real()) != std::signbit(y.real())) return false;
+  }
+  return true;
+}
+
+}  // namespace systolic
