@@ -1,0 +1,226 @@
+#include "core/stablehlo/chlo_decompositions.h"
+
+#include <functional>
+
+#include "absl/strings/str_cat.h"
+#include "core/hlo/status_macros.h"
+
+namespace systolic::stablehlo {
+namespace {
+
+using Results = absl::StatusOr<std::vector<HloInstruction*>>;
+using Operands = std::vector<HloInstruction*>;
+using Shapes = std::vector<Shape>;
+
+// Emits elementwise HLO for one chlo op, all at the shape of `like`.
+class Emitter {
+ public:
+  Emitter(ComputationBuilder& b, const mlir::Operation& op) : b_(b), op_(op) {}
+
+  HloInstruction* Unary(HloOpcode opcode, HloInstruction* x) {
+    return b_.Add(HloInstruction::CreateUnary(x->shape(), opcode, x), op_);
+  }
+  HloInstruction* Binary(HloOpcode opcode, HloInstruction* x, HloInstruction* y) {
+    return b_.Add(HloInstruction::CreateBinary(x->shape(), opcode, x, y), op_);
+  }
+  // A constant of x's element type broadcast to x's shape.
+  HloInstruction* Constant(double value, HloInstruction* like) {
+    Literal scalar(Shape(like->shape().element_type(), {}));
+    scalar.SetFromDouble(0, value);
+    HloInstruction* c = b_.Add(HloInstruction::CreateConstant(std::move(scalar)), op_);
+    Shape shape = like->shape();
+    shape.clear_layout();
+    return b_.Add(HloInstruction::CreateBroadcast(shape, c, {}), op_);
+  }
+  HloInstruction* Compare(HloInstruction* x, HloInstruction* y, ComparisonDirection d) {
+    Shape s(PRED, x->shape().dimensions());
+    return b_.Add(HloInstruction::CreateCompare(s, x, y, d), op_);
+  }
+
+ private:
+  ComputationBuilder& b_;
+  const mlir::Operation& op_;
+};
+
+using Decomposition = std::function<HloInstruction*(Emitter&, HloInstruction*)>;
+
+OpConverter Elementwise(Decomposition fn) {
+  return [fn](ComputationBuilder& b, const mlir::Operation& op, const Operands& ops,
+              const Shapes& shapes) -> Results {
+    if (ops.size() != 1) return b.Error(op, absl::StrCat(op.name, " takes one operand"));
+    Emitter e(b, op);
+    return std::vector<HloInstruction*>{fn(e, ops[0])};
+  };
+}
+
+// chlo.broadcast_*: operands broadcast to the result shape (numpy rules or
+// explicit broadcast_dimensions), then the HLO binary op.
+OpConverter Broadcasting(HloOpcode opcode) {
+  return [opcode](ComputationBuilder& b, const mlir::Operation& op, const Operands& ops,
+                  const Shapes& shapes) -> Results {
+    if (ops.size() != 2 || shapes.size() != 1) {
+      return b.Error(op, absl::StrCat(op.name, " takes two operands and has one result"));
+    }
+    const Shape& result = shapes[0];
+    std::vector<int64_t> explicit_dims;
+    if (const mlir::Attribute* a = op.Attr("broadcast_dimensions")) {
+      auto ints = a->AsInts();
+      if (ints.ok()) explicit_dims = *ints;
+    }
+    Operands expanded;
+    for (size_t k = 0; k < 2; ++k) {
+      HloInstruction* x = ops[k];
+      if (x->shape().dimensions() == result.dimensions()) {
+        expanded.push_back(x);
+        continue;
+      }
+      std::vector<int64_t> dims;
+      int64_t rank = x->shape().rank();
+      if (!explicit_dims.empty() && rank < result.rank() && int64_t(explicit_dims.size()) == rank) {
+        dims = explicit_dims;
+      } else {
+        for (int64_t i = 0; i < rank; ++i) dims.push_back(result.rank() - rank + i);
+      }
+      // Size-1 dimensions that grow are dropped first (numpy broadcasting).
+      std::vector<int64_t> kept_dims, kept_sizes;
+      for (int64_t i = 0; i < rank; ++i) {
+        if (x->shape().dimensions(i) == result.dimensions(dims[i])) {
+          kept_dims.push_back(dims[i]);
+          kept_sizes.push_back(x->shape().dimensions(i));
+        } else if (x->shape().dimensions(i) != 1) {
+          return b.Error(op, absl::StrCat(op.name, ": cannot broadcast ", x->shape().ToString(),
+                                          " to ", result.ToString()));
+        }
+      }
+      if (int64_t(kept_dims.size()) != rank) {
+        x = b.Add(HloInstruction::CreateReshape(Shape(x->shape().element_type(), kept_sizes), x),
+                  op);
+      }
+      Shape target(x->shape().element_type(), result.dimensions());
+      expanded.push_back(b.Add(HloInstruction::CreateBroadcast(target, x, kept_dims), op));
+    }
+    if (opcode == HloOpcode::kCompare) {
+      std::string direction;
+      if (const mlir::Attribute* d = op.Attr("comparison_direction")) direction = d->text;
+      auto dir = StringToComparisonDirection(direction);
+      if (!dir) return b.Error(op, "chlo.broadcast_compare needs comparison_direction");
+      return std::vector<HloInstruction*>{
+          b.Add(HloInstruction::CreateCompare(result, expanded[0], expanded[1], *dir), op)};
+    }
+    return std::vector<HloInstruction*>{
+        b.Add(HloInstruction::CreateBinary(result, opcode, expanded[0], expanded[1]), op)};
+  };
+}
+
+Results TopK(ComputationBuilder& b, const mlir::Operation& op, const Operands& ops,
+             const Shapes& shapes) {
+  const mlir::Attribute* k = op.Attr("k");
+  if (!k || k->kind != mlir::Attribute::Kind::kInteger || ops.size() != 1 || shapes.size() != 2) {
+    return b.Error(op, "chlo.top_k needs one operand, k and two results");
+  }
+  auto instr = HloInstruction::Create(HloOpcode::kTopK, Shape::MakeTuple(shapes), ops);
+  instr->set_k(k->int_value);
+  instr->set_largest(true);
+  HloInstruction* topk = b.Add(std::move(instr), op);
+  return std::vector<HloInstruction*>{b.Add(HloInstruction::CreateGetTupleElement(topk, 0), op),
+                                      b.Add(HloInstruction::CreateGetTupleElement(topk, 1), op)};
+}
+
+Results ConstantLike(ComputationBuilder& b, const mlir::Operation& op, const Operands& ops,
+                     const Shapes& shapes) {
+  const mlir::Attribute* value = op.Attr("value");
+  if (!value || ops.size() != 1) return b.Error(op, "chlo.constant_like needs a value and an operand");
+  double v = value->kind == mlir::Attribute::Kind::kFloat ? value->float_value
+                                                          : double(value->int_value);
+  Emitter e(b, op);
+  return std::vector<HloInstruction*>{e.Constant(v, ops[0])};
+}
+
+HloInstruction* IsInf(Emitter& e, HloInstruction* x, int sign) {
+  if (sign == 0) {
+    return e.Compare(e.Unary(HloOpcode::kAbs, x), e.Constant(INFINITY, x), ComparisonDirection::kEq);
+  }
+  return e.Compare(x, e.Constant(sign * INFINITY, x), ComparisonDirection::kEq);
+}
+
+}  // namespace
+
+void AddChloConverters(absl::flat_hash_map<std::string, OpConverter>* converters) {
+  auto& m = *converters;
+  const std::pair<const char*, HloOpcode> binary[] = {
+      {"add", HloOpcode::kAdd},          {"subtract", HloOpcode::kSubtract},
+      {"multiply", HloOpcode::kMultiply}, {"divide", HloOpcode::kDivide},
+      {"maximum", HloOpcode::kMaximum},  {"minimum", HloOpcode::kMinimum},
+      {"remainder", HloOpcode::kRemainder}, {"power", HloOpcode::kPower},
+      {"atan2", HloOpcode::kAtan2},      {"and", HloOpcode::kAnd},
+      {"or", HloOpcode::kOr},            {"xor", HloOpcode::kXor},
+      {"complex", HloOpcode::kComplex},  {"shift_left", HloOpcode::kShiftLeft},
+      {"shift_right_arithmetic", HloOpcode::kShiftRightArithmetic},
+      {"shift_right_logical", HloOpcode::kShiftRightLogical},
+      {"compare", HloOpcode::kCompare},
+  };
+  for (const auto& [name, opcode] : binary) m[absl::StrCat("chlo.broadcast_", name)] = Broadcasting(opcode);
+  m["chlo.erf"] = Elementwise([](Emitter& e, HloInstruction* x) { return e.Unary(HloOpcode::kErf, x); });
+  m["chlo.erfc"] = Elementwise([](Emitter& e, HloInstruction* x) {
+    return e.Binary(HloOpcode::kSubtract, e.Constant(1, x), e.Unary(HloOpcode::kErf, x));
+  });
+  m["chlo.tan"] = Elementwise([](Emitter& e, HloInstruction* x) { return e.Unary(HloOpcode::kTan, x); });
+  m["chlo.square"] = Elementwise([](Emitter& e, HloInstruction* x) {
+    return e.Binary(HloOpcode::kMultiply, x, x);
+  });
+  m["chlo.conj"] = Elementwise([](Emitter& e, HloInstruction* x) -> HloInstruction* {
+    if (!primitive_util::IsComplexType(x->shape().element_type())) return x;
+    return e.Binary(HloOpcode::kComplex, e.Unary(HloOpcode::kReal, x),
+                    e.Unary(HloOpcode::kNegate, e.Unary(HloOpcode::kImag, x)));
+  });
+  // (e^x - e^-x) / 2 and (e^x + e^-x) / 2
+  m["chlo.sinh"] = Elementwise([](Emitter& e, HloInstruction* x) {
+    HloInstruction* d = e.Binary(HloOpcode::kSubtract, e.Unary(HloOpcode::kExp, x),
+                                 e.Unary(HloOpcode::kExp, e.Unary(HloOpcode::kNegate, x)));
+    return e.Binary(HloOpcode::kMultiply, d, e.Constant(0.5, x));
+  });
+  m["chlo.cosh"] = Elementwise([](Emitter& e, HloInstruction* x) {
+    HloInstruction* s = e.Binary(HloOpcode::kAdd, e.Unary(HloOpcode::kExp, x),
+                                 e.Unary(HloOpcode::kExp, e.Unary(HloOpcode::kNegate, x)));
+    return e.Binary(HloOpcode::kMultiply, s, e.Constant(0.5, x));
+  });
+  // asin(x) = atan2(x, sqrt(1 - x^2)), acos(x) = atan2(sqrt(1 - x^2), x)
+  auto one_minus_square_root = [](Emitter& e, HloInstruction* x) {
+    return e.Unary(HloOpcode::kSqrt, e.Binary(HloOpcode::kSubtract, e.Constant(1, x),
+                                              e.Binary(HloOpcode::kMultiply, x, x)));
+  };
+  m["chlo.asin"] = Elementwise([one_minus_square_root](Emitter& e, HloInstruction* x) {
+    return e.Binary(HloOpcode::kAtan2, x, one_minus_square_root(e, x));
+  });
+  m["chlo.acos"] = Elementwise([one_minus_square_root](Emitter& e, HloInstruction* x) {
+    return e.Binary(HloOpcode::kAtan2, one_minus_square_root(e, x), x);
+  });
+  m["chlo.atan"] = Elementwise([](Emitter& e, HloInstruction* x) {
+    return e.Binary(HloOpcode::kAtan2, x, e.Constant(1, x));
+  });
+  // asinh(x) = log(x + sqrt(x^2 + 1)), acosh(x) = log(x + sqrt(x^2 - 1)),
+  // atanh(x) = log((1 + x) / (1 - x)) / 2
+  m["chlo.asinh"] = Elementwise([](Emitter& e, HloInstruction* x) {
+    HloInstruction* r = e.Unary(HloOpcode::kSqrt, e.Binary(HloOpcode::kAdd, e.Binary(HloOpcode::kMultiply, x, x),
+                                                          e.Constant(1, x)));
+    return e.Unary(HloOpcode::kLog, e.Binary(HloOpcode::kAdd, x, r));
+  });
+  m["chlo.acosh"] = Elementwise([](Emitter& e, HloInstruction* x) {
+    HloInstruction* r = e.Unary(HloOpcode::kSqrt, e.Binary(HloOpcode::kSubtract,
+                                                          e.Binary(HloOpcode::kMultiply, x, x),
+                                                          e.Constant(1, x)));
+    return e.Unary(HloOpcode::kLog, e.Binary(HloOpcode::kAdd, x, r));
+  });
+  m["chlo.atanh"] = Elementwise([](Emitter& e, HloInstruction* x) {
+    HloInstruction* ratio = e.Binary(HloOpcode::kDivide, e.Binary(HloOpcode::kAdd, e.Constant(1, x), x),
+                                     e.Binary(HloOpcode::kSubtract, e.Constant(1, x), x));
+    return e.Binary(HloOpcode::kMultiply, e.Unary(HloOpcode::kLog, ratio), e.Constant(0.5, x));
+  });
+  m["chlo.is_inf"] = Elementwise([](Emitter& e, HloInstruction* x) { return IsInf(e, x, 0); });
+  m["chlo.is_pos_inf"] = Elementwise([](Emitter& e, HloInstruction* x) { return IsInf(e, x, 1); });
+  m["chlo.is_neg_inf"] = Elementwise([](Emitter& e, HloInstruction* x) { return IsInf(e, x, -1); });
+  m["chlo.top_k"] = TopK;
+  m["chlo.constant_like"] = ConstantLike;
+}
+
+}  // namespace systolic::stablehlo
