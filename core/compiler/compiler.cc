@@ -1,0 +1,68 @@
+#include "core/compiler/compiler.h"
+
+#include <chrono>
+
+#include "core/compiler/algebraic_simplifier.h"
+#include "core/compiler/hlo_dce.h"
+#include "core/compiler/pass_registry.h"
+#include "core/hlo/status_macros.h"
+
+namespace systolic {
+
+Compiler::Compiler(CompileOptions options) : options_(std::move(options)) {
+  if (options_.cost_model == nullptr) {
+    owned_cost_model_ = std::make_unique<RooflineCostModel>(options_.roofline);
+    cost_model_ = owned_cost_model_.get();
+  } else {
+    cost_model_ = options_.cost_model;
+  }
+}
+
+absl::StatusOr<std::unique_ptr<HloPassPipeline>> Compiler::BuildPipeline() const {
+  PassContext context{cost_model_, options_.fusion};
+  auto pipeline = std::make_unique<HloPassPipeline>("default");
+  auto add = [&](absl::string_view name) -> absl::Status {
+    SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<HloPassInterface> pass, CreatePass(name, context));
+    pipeline->AddPass(std::move(pass));
+    return absl::OkStatus();
+  };
+  if (!options_.passes.empty()) {
+    for (const std::string& name : options_.passes) SYSTOLIC_RETURN_IF_ERROR(add(name));
+    return pipeline;
+  }
+  SYSTOLIC_RETURN_IF_ERROR(add("call-inliner"));
+  SYSTOLIC_RETURN_IF_ERROR(add("simplification"));
+  SYSTOLIC_RETURN_IF_ERROR(add("layout-assignment"));
+  AlgebraicSimplifierOptions layout_sensitive;
+  layout_sensitive.is_layout_sensitive = true;
+  pipeline->AddPass<AlgebraicSimplifier>(layout_sensitive);
+  SYSTOLIC_RETURN_IF_ERROR(add("dce"));
+  SYSTOLIC_RETURN_IF_ERROR(add("priority-fusion"));
+  SYSTOLIC_RETURN_IF_ERROR(add("multi-output-fusion"));
+  SYSTOLIC_RETURN_IF_ERROR(add("dce"));
+  SYSTOLIC_RETURN_IF_ERROR(add("scheduler"));
+  return pipeline;
+}
+
+absl::StatusOr<CompilationResult> Compiler::Compile(std::unique_ptr<HloModule> module) const {
+  const auto start = std::chrono::steady_clock::now();
+  SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<HloPassPipeline> pipeline, BuildPipeline());
+  CompilationResult result;
+  pipeline->set_verify_between_passes(options_.verify_between_passes);
+  if (options_.record_snapshots) {
+    result.history.RecordInput(*module);
+    pipeline->set_history(&result.history);
+  }
+  SYSTOLIC_RETURN_IF_ERROR(pipeline->Run(module.get()).status());
+  if (options_.assign_buffers) {
+    SYSTOLIC_ASSIGN_OR_RETURN(BufferAssignment buffers, BufferAssignment::Run(*module));
+    result.buffer_assignment = std::move(buffers);
+  }
+  result.module = std::move(module);
+  result.compile_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
+  return result;
+}
+
+}  // namespace systolic

@@ -1,0 +1,36 @@
+// Does the compiled program still compute what the original did? Both run
+// on the reference evaluator with the same pseudo-random arguments; the
+// results must be equal bit for bit, or, when a pass said a rewrite may
+// change floating-point results (CompilationHistory::changed_numerics),
+// equal within a tolerance. Used by `systolic compile --check` and by the
+// differential tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "core/hlo/hlo_module.h"
+
+namespace systolic {
+
+struct DifferentialOptions {
+  uint64_t seed = 0;
+  bool exact = true;  // bit for bit (NaN equals NaN)
+  // Otherwise |compiled - original| <= absolute + relative * |original| per
+  // element of a floating-point type; integers and pred stay exact.
+  double relative_tolerance = 1e-4;
+  double absolute_tolerance = 1e-5;
+  int64_t max_while_iterations = 1 << 20;
+};
+
+struct DifferentialResult {
+  bool same = false;
+  std::string mismatch;  // where and how they differ, when not the same
+};
+
+absl::StatusOr<DifferentialResult> CheckSameResults(const HloModule& original,
+                                                    const HloModule& compiled,
+                                                    const DifferentialOptions& options = {});
+
+}  // namespace systolic

@@ -1,0 +1,57 @@
+#include "core/compiler/pass_registry.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/compiler/algebraic_simplifier.h"
+#include "core/compiler/call_inliner.h"
+#include "core/compiler/hlo_constant_folding.h"
+#include "core/compiler/hlo_cse.h"
+#include "core/compiler/hlo_dce.h"
+#include "core/compiler/hlo_memory_scheduler.h"
+#include "core/compiler/hlo_pass_fix.h"
+#include "core/compiler/layout_assignment.h"
+#include "core/compiler/multi_output_fusion.h"
+#include "core/compiler/priority_fusion.h"
+#include "core/compiler/tuple_simplifier.h"
+
+namespace systolic {
+
+std::vector<std::string> KnownPassNames() {
+  return {"dce",       "cse",          "constant-folding", "tuple-simplifier",    "call-inliner",
+          "algsimp",   "simplification", "layout-assignment", "priority-fusion",
+          "multi-output-fusion", "scheduler"};
+}
+
+absl::StatusOr<std::unique_ptr<HloPassInterface>> CreatePass(absl::string_view name,
+                                                             const PassContext& context) {
+  if (name == "dce") return std::make_unique<HloDCE>();
+  if (name == "cse") return std::make_unique<HloCSE>();
+  if (name == "constant-folding") return std::make_unique<HloConstantFolding>();
+  if (name == "tuple-simplifier") return std::make_unique<TupleSimplifier>();
+  if (name == "call-inliner") return std::make_unique<CallInliner>();
+  if (name == "algsimp") return std::make_unique<AlgebraicSimplifier>();
+  if (name == "layout-assignment") return std::make_unique<LayoutAssignment>();
+  if (name == "scheduler") return std::make_unique<HloMemoryScheduler>();
+  if (name == "simplification") {
+    auto fix = std::make_unique<HloPassFix<HloPassPipeline>>("simplification");
+    fix->AddPass<AlgebraicSimplifier>();
+    fix->AddPass<HloConstantFolding>();
+    fix->AddPass<TupleSimplifier>();
+    fix->AddPass<HloCSE>();
+    fix->AddPass<HloDCE>();
+    return fix;
+  }
+  if (name == "priority-fusion" || name == "multi-output-fusion") {
+    if (context.cost_model == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("pass ", name, " needs a cost model"));
+    }
+    if (name == "priority-fusion") {
+      return std::make_unique<PriorityFusion>(context.cost_model, context.fusion);
+    }
+    return std::make_unique<MultiOutputFusion>(context.cost_model, context.fusion);
+  }
+  return absl::NotFoundError(absl::StrCat("no pass named \"", name, "\"; known passes: ",
+                                          absl::StrJoin(KnownPassNames(), ", ")));
+}
+
+}  // namespace systolic
