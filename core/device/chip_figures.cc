@@ -1,0 +1,39 @@
+#include "core/device/chip_figures.h"
+
+#include <cmath>
+
+namespace systolic::device {
+
+double PeakFlopsPerSecond(const ChipSpec& spec) {
+  const double macs_per_cycle = double(spec.tensor_cores_per_chip()) * spec.mxu().count() *
+                                spec.mxu().rows() * spec.mxu().cols();
+  return 2 * macs_per_cycle * ClockHz(spec);
+}
+
+double ClockHz(const ChipSpec& spec) { return spec.clock_mhz() * 1e6; }
+
+int64_t VmemBytes(const ChipSpec& spec) {
+  return int64_t(std::llround(spec.vmem().capacity_mib() * 1024 * 1024));
+}
+
+int64_t HbmBytes(const ChipSpec& spec) {
+  return int64_t(std::llround(spec.hbm().capacity_gib() * 1024 * 1024 * 1024));
+}
+
+double HbmBytesPerSecond(const ChipSpec& spec) { return spec.hbm().bandwidth_gb_per_second() * 1e9; }
+
+double HbmBytesPerCycle(const ChipSpec& spec) { return HbmBytesPerSecond(spec) / ClockHz(spec); }
+
+double DmaBytesPerCycle(const ChipSpec& spec) {
+  return spec.dma().bandwidth_gb_per_second() * 1e9 / ClockHz(spec);
+}
+
+double IciBytesPerSecondPerLink(const ChipSpec& spec) {
+  return spec.ici().bandwidth_gb_per_second_per_link() * 1e9;
+}
+
+int64_t VregElements(const ChipSpec& spec) {
+  return int64_t(spec.vector_unit().lanes()) * spec.vector_unit().sublanes();
+}
+
+}  // namespace systolic::device

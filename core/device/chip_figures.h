@@ -1,0 +1,25 @@
+// Figures derived from a ChipSpec, in the units the simulators use (bytes,
+// seconds, cycles of the chip's clock). The spec keeps the units people
+// write; everything else asks here.
+#pragma once
+
+#include <cstdint>
+
+#include "core/device/chip_spec.pb.h"
+
+namespace systolic::device {
+
+// cores × MXUs × 2·rows·cols × clock: a multiply-add counts as two FLOPs.
+double PeakFlopsPerSecond(const ChipSpec& spec);
+
+double ClockHz(const ChipSpec& spec);
+int64_t VmemBytes(const ChipSpec& spec);  // per TensorCore
+int64_t HbmBytes(const ChipSpec& spec);   // per chip
+double HbmBytesPerSecond(const ChipSpec& spec);
+double HbmBytesPerCycle(const ChipSpec& spec);
+double DmaBytesPerCycle(const ChipSpec& spec);  // of one engine
+double IciBytesPerSecondPerLink(const ChipSpec& spec);
+// Elements of one vreg: lanes × sublanes.
+int64_t VregElements(const ChipSpec& spec);
+
+}  // namespace systolic::device

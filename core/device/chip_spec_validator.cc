@@ -1,0 +1,87 @@
+#include "core/device/chip_spec_validator.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/message.h"
+
+namespace systolic::device {
+namespace {
+
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using google::protobuf::Reflection;
+
+// The one field a spec may leave out.
+bool IsOptionalField(const FieldDescriptor& field) { return field.name() == "description"; }
+
+// Walks the message by reflection so that a field added to the schema is
+// checked without touching this file.
+void CheckMessage(const Message& message, const std::string& prefix,
+                  std::vector<std::string>& problems) {
+  const Reflection& reflection = *message.GetReflection();
+  const google::protobuf::Descriptor& descriptor = *message.GetDescriptor();
+  for (int i = 0; i < descriptor.field_count(); ++i) {
+    const FieldDescriptor& field = *descriptor.field(i);
+    if (IsOptionalField(field)) continue;
+    const std::string path = absl::StrCat(prefix, field.name());
+    const bool present = !field.has_presence() || reflection.HasField(message, &field);
+    if (!present) {
+      problems.push_back(absl::StrCat(path, " is missing"));
+      continue;
+    }
+    auto check_positive = [&](double value) {
+      if (!std::isfinite(value) || value <= 0) {
+        problems.push_back(absl::StrCat(path, " must be positive, got ", value));
+      }
+    };
+    switch (field.cpp_type()) {
+      case FieldDescriptor::CPPTYPE_MESSAGE:
+        CheckMessage(reflection.GetMessage(message, &field), path + ".", problems);
+        break;
+      case FieldDescriptor::CPPTYPE_STRING:
+        if (reflection.GetString(message, &field).empty()) {
+          problems.push_back(absl::StrCat(path, " is missing"));
+        }
+        break;
+      case FieldDescriptor::CPPTYPE_ENUM: {
+        const int value = reflection.GetEnumValue(message, &field);
+        if (value == 0) {
+          problems.push_back(absl::StrCat(path, " is missing"));
+        } else if (field.enum_type()->FindValueByNumber(value) == nullptr) {
+          problems.push_back(absl::StrCat(path, " has an unknown value ", value));
+        }
+        break;
+      }
+      case FieldDescriptor::CPPTYPE_INT32:
+        check_positive(reflection.GetInt32(message, &field));
+        break;
+      case FieldDescriptor::CPPTYPE_INT64:
+        check_positive(double(reflection.GetInt64(message, &field)));
+        break;
+      case FieldDescriptor::CPPTYPE_DOUBLE:
+        check_positive(reflection.GetDouble(message, &field));
+        break;
+      case FieldDescriptor::CPPTYPE_FLOAT:
+        check_positive(reflection.GetFloat(message, &field));
+        break;
+      default:
+        problems.push_back(absl::StrCat(path, " has a type the validator does not know"));
+    }
+  }
+}
+
+}  // namespace
+
+absl::Status ValidateChipSpec(const ChipSpec& spec) {
+  std::vector<std::string> problems;
+  CheckMessage(spec, "", problems);
+  if (problems.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrJoin(problems, "; "));
+}
+
+}  // namespace systolic::device

@@ -1,0 +1,25 @@
+#include "core/device/mxu_analytic_engine.h"
+
+#include "core/hlo/status_macros.h"
+
+namespace systolic::device {
+
+MxuAnalyticEngine MxuAnalyticEngine::ForChip(const ChipSpec& spec) {
+  return MxuAnalyticEngine({spec.mxu().rows(), spec.mxu().cols()}, spec.mxu().dataflow());
+}
+
+int64_t MxuAnalyticEngine::FoldCycles(int64_t temporal) const {
+  return 2 * array_.rows + array_.cols + temporal - 2;
+}
+
+absl::StatusOr<MxuTiming> MxuAnalyticEngine::Run(const GemmShape& gemm) const {
+  SYSTOLIC_RETURN_IF_ERROR(ValidateGemmOnArray(gemm, array_, dataflow_));
+  const SystolicMapping mapping = MapGemm(gemm, array_, dataflow_);
+  // Every row fold's used rows sum to S_R and every column fold's to S_C, so
+  // the useful PEs summed over all folds are S_R · S_C.
+  const int64_t useful_pe_folds = mapping.spatial_rows * mapping.spatial_cols;
+  return MakeMxuTiming(array_, mapping, mapping.folds() * FoldCycles(mapping.temporal),
+                       useful_pe_folds, gemm.macs());
+}
+
+}  // namespace systolic::device

@@ -1,0 +1,38 @@
+// The MXU's timing in closed form (SCALE-Sim's analytical model), for real
+// programs: O(1) per GEMM. Agrees to the cycle with MxuCycleEngine.
+//
+// One fold on an R × C array streaming T vectors takes 2R + C + T - 2
+// cycles: the operand wavefront is skewed over R rows and C columns and
+// carries T vectors (R + C + T - 2 cycles until the last PE fires), plus R
+// cycles to preload the stationary operand (weight- and input-stationary) or
+// to drain the accumulators down the columns (output-stationary). Folds run
+// one after the other, each padded to the full array.
+#pragma once
+
+#include "absl/status/statusor.h"
+#include "core/device/chip_spec.pb.h"
+#include "core/device/mxu_timing.h"
+#include "core/device/systolic_mapping.h"
+
+namespace systolic::device {
+
+class MxuAnalyticEngine {
+ public:
+  MxuAnalyticEngine(ArrayShape array, Dataflow dataflow) : array_(array), dataflow_(dataflow) {}
+  // The MXU of a chip spec.
+  static MxuAnalyticEngine ForChip(const ChipSpec& spec);
+
+  const ArrayShape& array() const { return array_; }
+  Dataflow dataflow() const { return dataflow_; }
+
+  absl::StatusOr<MxuTiming> Run(const GemmShape& gemm) const;
+
+  // Cycles of one fold streaming `temporal` vectors.
+  int64_t FoldCycles(int64_t temporal) const;
+
+ private:
+  ArrayShape array_;
+  Dataflow dataflow_;
+};
+
+}  // namespace systolic::device
