@@ -1,0 +1,58 @@
+// The front end on the runtime client (the `cpu` plugin): the MLP sample's
+// data-parallel training gives the evaluator backend's parameters, and its
+// compile events carry the runtime compile cache's causes.
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "samples/lazy/lazy_sample.h"
+#include "tests/core/lazy/test_backend.h"
+#ifdef SYSTOLIC_LAZY_HAVE_RUNTIME
+#include "core/lazy/runtime_backend.h"
+#endif
+
+namespace systolic::lazy {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(RuntimeBackendTest, MlpDdpOnTheCpuPlugin) {
+#ifndef SYSTOLIC_LAZY_HAVE_RUNTIME
+  GTEST_SKIP() << "the runtime is not part of this build";
+#else
+  runtime::ClientOptions client_options;
+  client_options.device = "cpu";
+  client_options.num_devices = 4;
+  absl::StatusOr<std::shared_ptr<RuntimeBackend>> backend = RuntimeBackend::Create(client_options);
+  ASSERT_TRUE(backend.ok()) << backend.status();
+  EXPECT_EQ((*backend)->device_count(), 4);
+
+  const samples::LazySample* sample = samples::FindLazySample("mlp_ddp");
+  samples::SampleRunOptions options;
+  options.steps = 5;
+  options.backend = *backend;
+  absl::StatusOr<samples::TrainingLog> on_runtime = sample->run(options);
+  ASSERT_TRUE(on_runtime.ok()) << on_runtime.status();
+  options.backend = testing::MakeTestBackend(4);
+  absl::StatusOr<samples::TrainingLog> reference = sample->run(options);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+
+  for (size_t p = 0; p < reference->parameters.size(); ++p) {
+    const Literal& a = on_runtime->parameters[p].value;
+    const Literal& b = reference->parameters[p].value;
+    for (int64_t i = 0; i < a.element_count(); ++i) {
+      EXPECT_NEAR(a.GetAsDouble(i), b.GetAsDouble(i), 1e-6) << reference->parameters[p].name;
+    }
+  }
+  std::vector<int64_t> misses;
+  for (const CompileEvent& e : on_runtime->compile_events) {
+    if (!e.cache_hit) misses.push_back(e.step);
+  }
+  EXPECT_EQ(misses, (std::vector<int64_t>{0, 3}));
+  const CompileEvent& partial = on_runtime->compile_events[3];
+  EXPECT_EQ(partial.cause_kind, RecompilationCause::kNewInputShape);
+  EXPECT_THAT(partial.cause, HasSubstr("now f32[4,16], before f32[8,16]"));
+  EXPECT_THAT(partial.cause, HasSubstr("(x)"));
+#endif
+}
+
+}  // namespace
+}  // namespace systolic::lazy
