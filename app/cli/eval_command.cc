@@ -1,0 +1,277 @@
+// `systolic eval FILE [--seed S] [--args a.npy,b.npy] [--replicas N]
+// [--partitions M] [--out DIR] [--max-iterations K] [--json]`: runs the entry
+// computation of every module in FILE (HLO text or StableHLO) on the
+// reference evaluator. Arguments come from .npy files (one per parameter) or
+// are drawn from the seed; every output is printed in XLA's literal format,
+// long arrays elided in the middle. Modules with replica_count /
+// num_partitions > 1 (or the flags) run on that many simulated devices.
+//
+// --json prints one object: {file, modules: [{name, line, replicas,
+// partitions, seed, arguments: [{parameter, shape, source}], ok, error,
+// seconds, devices: [{device, replica, partition, outputs: [{index, shape,
+// value, npy}]}]}]}. `source` is "random" or the .npy path; `index` is the
+// output's tuple index path ("{}" for a single array); `value` is the printed
+// literal; `npy` the file written with --out (absent otherwise).
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "app/cli/cli_command.h"
+#include "core/eval/hlo_evaluator.h"
+#include "core/eval/literal_format.h"
+#include "core/eval/npy_file.h"
+#include "core/eval/random_arguments.h"
+#include "core/eval/spmd_evaluator.h"
+#include "core/stablehlo/program_file.h"
+#include "nlohmann/json.hpp"
+
+namespace systolic::cli {
+namespace {
+
+struct Output {
+  std::string index;  // "{}", "{0}", "{1,0}"
+  const Literal* value;
+};
+
+// The arrays of a (possibly nested) tuple result, with their index paths.
+void Leaves(const Literal& l, std::vector<int64_t>& path, std::vector<Output>& out) {
+  if (l.shape().IsTuple()) {
+    for (int64_t i = 0; i < l.tuple_size(); ++i) {
+      path.push_back(i);
+      Leaves(l.tuple_element(i), path, out);
+      path.pop_back();
+    }
+    return;
+  }
+  out.push_back({absl::StrCat("{", absl::StrJoin(path, ","), "}"), &l});
+}
+
+std::string FileSafe(std::string s) {
+  for (char& c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  }
+  return s;
+}
+
+struct Settings {
+  int64_t seed = 0;
+  std::vector<std::string> arg_files;
+  std::optional<int64_t> replicas, partitions;
+  std::string out_dir;
+  int64_t max_iterations = 0;
+  bool json = false;
+};
+
+// Evaluates one module; fills `j` and prints unless --json.
+bool RunModule(const HloModule& module, int line, bool several_modules, const Settings& settings,
+               nlohmann::json& j, std::ostream& out) {
+  const HloComputation* entry = module.entry_computation();
+  // The header's counts, raised to what the collectives name, unless given.
+  const SpmdDeviceCounts needed = RequiredDeviceCounts(module);
+  const int64_t replicas = settings.replicas.value_or(needed.replicas);
+  const int64_t partitions = settings.partitions.value_or(needed.partitions);
+  j["name"] = module.name();
+  j["line"] = line;
+  j["replicas"] = replicas;
+  j["partitions"] = partitions;
+  j["seed"] = settings.seed;
+  auto fail = [&](const std::string& message) {
+    j["ok"] = false;
+    j["error"] = message;
+    if (!settings.json) out << module.name() << ": FAILED " << message << "\n";
+    return false;
+  };
+  if (entry == nullptr) return fail("the module has no entry computation");
+  if (replicas < 1 || partitions < 1) return fail("replicas and partitions must be positive");
+  const int64_t devices = replicas * partitions;
+
+  // Arguments: from .npy files (the same on every device) or random (each
+  // device its own stream).
+  std::vector<std::vector<Literal>> args;
+  nlohmann::json arg_json = nlohmann::json::array();
+  if (!settings.arg_files.empty()) {
+    if (int64_t(settings.arg_files.size()) != entry->num_parameters()) {
+      return fail(absl::StrCat("--args gives ", settings.arg_files.size(), " files, the entry takes ",
+                               entry->num_parameters(), " parameters"));
+    }
+    args.emplace_back();
+    for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+      const Shape& shape = entry->parameter_instruction(i)->shape();
+      std::optional<PrimitiveType> type;
+      if (shape.IsArray()) type = shape.element_type();
+      auto literal = ReadNpyFile(settings.arg_files[i], type);
+      if (!literal.ok()) return fail(std::string(literal.status().message()));
+      arg_json.push_back({{"parameter", i},
+                          {"shape", literal->shape().ToString()},
+                          {"source", settings.arg_files[i]}});
+      args[0].push_back(*std::move(literal));
+    }
+  } else {
+    for (int64_t d = 0; d < devices; ++d) {
+      args.push_back(MakeRandomArguments(*entry, uint64_t(settings.seed), uint64_t(d)));
+    }
+    for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+      arg_json.push_back({{"parameter", i},
+                          {"shape", entry->parameter_instruction(i)->shape().ToString()},
+                          {"source", "random"}});
+    }
+  }
+  j["arguments"] = arg_json;
+
+  EvaluatorOptions options;
+  options.max_while_iterations = settings.max_iterations;
+  options.rng_seed = uint64_t(settings.seed);
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::vector<Literal>> results;
+  if (devices == 1) {
+    HloEvaluator evaluator(options);
+    auto r = evaluator.Evaluate(module, args[0]);
+    if (r.ok()) {
+      std::vector<Literal> one;
+      one.push_back(*std::move(r));
+      results = std::move(one);
+    } else {
+      results = r.status();
+    }
+  } else {
+    results = EvaluateSpmd(module, args, replicas, partitions, options);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  j["seconds"] = seconds;
+  if (!results.ok()) return fail(std::string(results.status().message()));
+
+  j["ok"] = true;
+  nlohmann::json device_json = nlohmann::json::array();
+  if (!settings.json) {
+    out << module.name() << " (line " << line << "): " << replicas << " replica(s) x " << partitions
+        << " partition(s), " << absl::StrCat(seconds) << " s\n";
+  }
+  for (int64_t d = 0; d < devices; ++d) {
+    std::vector<Output> outputs;
+    std::vector<int64_t> path;
+    Leaves((*results)[d], path, outputs);
+    nlohmann::json dj = {{"device", d}, {"replica", d / partitions}, {"partition", d % partitions}};
+    nlohmann::json outs = nlohmann::json::array();
+    if (!settings.json && devices > 1) {
+      out << "device " << d << " (replica " << d / partitions << ", partition " << d % partitions
+          << "):\n";
+    }
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const Output& o = outputs[k];
+      const std::string text = FormatLiteral(*o.value);
+      nlohmann::json oj = {{"index", o.index}, {"shape", o.value->shape().ToString()}, {"value", text}};
+      if (!settings.out_dir.empty() && o.value->shape().IsArray()) {
+        std::string name = several_modules ? FileSafe(module.name()) + "_" : "";
+        if (devices > 1) name += absl::StrCat("device", d, "_");
+        name += "out";
+        for (char c : o.index) {
+          if (std::isdigit(static_cast<unsigned char>(c))) {
+            name.push_back(c);
+          } else if (c == ',') {
+            name.push_back('_');
+          } else if (c == '{' && o.index != "{}") {
+            name.push_back('_');
+          }
+        }
+        const std::string file = (std::filesystem::path(settings.out_dir) / (name + ".npy")).string();
+        if (auto s = WriteNpyFile(file, *o.value); !s.ok()) return fail(std::string(s.message()));
+        oj["npy"] = file;
+      }
+      if (!settings.json) {
+        if (outputs.size() > 1) out << "output " << o.index << ": ";
+        out << text << "\n";
+      }
+      outs.push_back(oj);
+    }
+    dj["outputs"] = outs;
+    device_json.push_back(dj);
+  }
+  j["devices"] = device_json;
+  return true;
+}
+
+int RunEval(const CliArgs& args, std::ostream& out, std::ostream& err) {
+  if (args.positional().size() != 1) {
+    err << "systolic eval: give one program file\n";
+    return 2;
+  }
+  Settings settings;
+  auto seed = args.GetInt("seed", 0);
+  auto replicas = args.GetInt("replicas", 0);
+  auto partitions = args.GetInt("partitions", 0);
+  auto iterations = args.GetInt("max-iterations", 0);
+  for (const auto* s : {&seed, &replicas, &partitions, &iterations}) {
+    if (!s->ok()) {
+      err << "systolic eval: " << s->status().message() << "\n";
+      return 2;
+    }
+  }
+  settings.seed = *seed;
+  if (args.Has("replicas")) settings.replicas = *replicas;
+  if (args.Has("partitions")) settings.partitions = *partitions;
+  settings.max_iterations = *iterations;
+  settings.arg_files = args.GetList("args");
+  settings.out_dir = args.GetOr("out", "");
+  settings.json = args.Has("json");
+  if (!settings.out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(settings.out_dir, ec);
+    if (ec) {
+      err << "systolic eval: cannot create " << settings.out_dir << ": " << ec.message() << "\n";
+      return 2;
+    }
+  }
+
+  const std::string& path = args.positional()[0];
+  auto modules = LoadProgramFile(path, /*verify=*/true);
+  if (!modules.ok()) {
+    err << "systolic eval: " << modules.status().message() << "\n";
+    return 1;
+  }
+  if (!settings.arg_files.empty() && modules->size() != 1) {
+    err << "systolic eval: --args needs a file with one module, " << path << " has "
+        << modules->size() << "\n";
+    return 2;
+  }
+  nlohmann::json j = {{"file", path}};
+  nlohmann::json module_json = nlohmann::json::array();
+  bool all_ok = true;
+  for (auto& entry : *modules) {
+    nlohmann::json mj;
+    if (!entry.module.ok()) {
+      mj = {{"line", entry.first_line}, {"ok", false},
+            {"error", std::string(entry.module.status().message())}};
+      if (!settings.json) {
+        out << path << ":" << entry.first_line << ": FAILED " << entry.module.status().message()
+            << "\n";
+      }
+      all_ok = false;
+    } else {
+      all_ok &= RunModule(**entry.module, entry.first_line, modules->size() > 1, settings, mj, out);
+    }
+    module_json.push_back(mj);
+  }
+  j["modules"] = module_json;
+  if (settings.json) out << j.dump(2) << "\n";
+  return all_ok ? 0 : 1;
+}
+
+const CommandRegistration kRegistration({
+    .name = "eval",
+    .summary = "run a program on the reference evaluator and print its outputs",
+    .options = {{"seed", "S", "seed of the random arguments (default 0)"},
+                {"args", "A.npy,B.npy", "arguments from .npy files, one per parameter"},
+                {"replicas", "N", "replicas (default: the module's replica_count, or more if its collectives name more)"},
+                {"partitions", "M", "partitions (default: the module's num_partitions, likewise)"},
+                {"out", "DIR", "write every output as a .npy file in DIR"},
+                {"max-iterations", "K", "fail a while loop after K iterations (default: no bound)"},
+                {"json", "", "print a JSON report instead of text"}},
+    .positional_usage = "FILE",
+    .run = RunEval,
+});
+
+}  // namespace
+}  // namespace systolic::cli

@@ -1,0 +1,674 @@
+#include "app/studio/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPlainTextEdit>
+#include <QProgressDialog>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTextBlock>
+#include <QTimer>
+#include <QTreeView>
+#include <QtConcurrent/QtConcurrent>
+#include <cstring>
+
+#include "core/stablehlo/program_file.h"
+#include "core/trace/chunk_format.h"
+#include "core/trace/event_details.h"
+#include "core/trace/profile_reader.h"
+#include "core/trace/program_profile.h"
+#include "core/trace/xspace_importer.h"
+#include "views/details_pane.h"
+#include "views/graph_pane.h"
+#include "views/graph_view.h"
+#include "views/hlo_syntax_highlighter.h"
+#include "views/module_outline_model.h"
+#include "views/profile_explorer_model.h"
+#include "views/program_runner.h"
+#include "views/run_program_dialog.h"
+#include "views/stage_store.h"
+#include "views/timeline_canvas.h"
+#include "views/timeline_view.h"
+
+namespace systolic::studio {
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+
+QString FromStatus(const absl::Status& status) {
+  return QString::fromStdString(std::string(status.message()));
+}
+
+enum class FileKind { kProfile, kXSpace, kProgram };
+
+// Profiles are recognised by their magic bytes, XSpaces by their name.
+FileKind KindOf(const QString& path) {
+  QFile file(path);
+  if (file.open(QIODevice::ReadOnly)) {
+    const QByteArray head = file.read(sizeof(trace::kProfileMagic));
+    if (head.size() == int(sizeof(trace::kProfileMagic)) &&
+        std::memcmp(head.constData(), trace::kProfileMagic, sizeof(trace::kProfileMagic)) == 0) {
+      return FileKind::kProfile;
+    }
+  }
+  if (path.endsWith(".xplane.pb") || path.endsWith(".pb")) return FileKind::kXSpace;
+  return FileKind::kProgram;
+}
+
+}  // namespace
+
+std::optional<MainWindow::View> MainWindow::ParseView(const QString& name) {
+  if (name == "graph") return View::kGraph;
+  if (name == "timeline") return View::kTimeline;
+  if (name == "text" || name == "hlo") return View::kText;
+  return std::nullopt;
+}
+
+MainWindow::MainWindow() {
+  setWindowTitle("Systolic Studio");
+  setWindowIcon(QIcon(":/icons/systolic.svg"));
+  setAcceptDrops(true);
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+  resize(1600, 960);
+  store_ = new views::StageStore(this);
+
+  tabs_ = new QTabWidget(this);
+  tabs_->setDocumentMode(true);
+  graph_view_ = new views::GraphView(store_, tabs_);
+  timeline_view_ = new views::TimelineView(tabs_);
+  text_view_ = new QPlainTextEdit(tabs_);
+  text_view_->setReadOnly(true);
+  text_view_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  QFont mono("DejaVu Sans Mono");
+  mono.setStyleHint(QFont::Monospace);
+  mono.setPointSize(10);
+  text_view_->setFont(mono);
+  text_view_->setPlaceholderText(
+      "Open a program (HLO text or StableHLO) or a profile — File > Open, or drop a file here.");
+  new views::HloSyntaxHighlighter(text_view_->document());
+  tabs_->addTab(graph_view_, "Graph");
+  tabs_->addTab(timeline_view_, "Timeline");
+  tabs_->addTab(text_view_, "HLO text");
+  setCentralWidget(tabs_);
+
+  explorer_model_ = new views::ProfileExplorerModel(this);
+  explorer_ = new QTreeView(this);
+  explorer_->setModel(explorer_model_);
+  explorer_->setUniformRowHeights(true);
+  explorer_->setContextMenuPolicy(Qt::CustomContextMenu);
+  explorer_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  connect(explorer_, &QTreeView::activated, this, &MainWindow::OnExplorerActivated);
+  connect(explorer_, &QTreeView::clicked, this, &MainWindow::OnExplorerClicked);
+  connect(explorer_, &QTreeView::customContextMenuRequested, this, &MainWindow::ShowExplorerMenu);
+  auto* explorer_dock = new QDockWidget("Profile", this);
+  explorer_dock->setObjectName("explorer");
+  explorer_dock->setWidget(explorer_);
+  addDockWidget(Qt::LeftDockWidgetArea, explorer_dock);
+
+  outline_model_ = new views::ModuleOutlineModel(this);
+  outline_ = new QTreeView(this);
+  outline_->setModel(outline_model_);
+  outline_->setUniformRowHeights(true);
+  outline_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  connect(outline_, &QTreeView::clicked, this, &MainWindow::ShowOutlineInstruction);
+  connect(outline_, &QTreeView::activated, this, &MainWindow::ShowOutlineInstruction);
+  auto* outline_dock = new QDockWidget("Outline", this);
+  outline_dock->setObjectName("outline");
+  outline_dock->setWidget(outline_);
+  addDockWidget(Qt::LeftDockWidgetArea, outline_dock);
+  tabifyDockWidget(explorer_dock, outline_dock);
+  explorer_dock->raise();
+
+  details_ = new views::DetailsPane(this);
+  auto* details_dock = new QDockWidget("Details", this);
+  details_dock->setObjectName("details");
+  details_dock->setWidget(details_);
+  addDockWidget(Qt::RightDockWidgetArea, details_dock);
+  resizeDocks({explorer_dock, details_dock}, {300, 340}, Qt::Horizontal);
+
+  status_ = new QLabel("Nothing open", this);
+  statusBar()->addWidget(status_, 1);
+
+  // Linked selection: graph -> details, timeline; timeline -> details, graph.
+  connect(graph_view_, &views::GraphView::instructionsSelected, this,
+          [this](const trace::StageModule* stage, const std::vector<const HloInstruction*>& selection,
+                 const QStringList& names) {
+            details_->ShowInstructions(stage, selection);
+            timeline_view_->HighlightInstructions(names);
+            if (selection.size() == 1) ScrollTextTo(selection.front()->name());
+          });
+  connect(timeline_view_, &views::TimelineView::eventSelected, this, [this](const trace::EventRef& ref) {
+    if (!profile_) return;
+    details_->ShowEvent(profile_->timeline, ref);
+    const QString instruction = QString::fromStdString(trace::InstructionOfEvent(profile_->timeline, ref));
+    if (!instruction.isEmpty() && graph_view_->SelectInstructionByName(instruction)) {
+      timeline_view_->HighlightInstructions({instruction});
+    }
+  });
+  connect(store_, &views::StageStore::stageReady, this, [this](qint64 program_id, qint64 stage) {
+    if (text_stage_ == std::make_pair(int64_t(program_id), int64_t(stage)) && !outline_stage_) {
+      outline_stage_ = store_->Get(program_id, stage);
+      outline_model_->SetModule(outline_stage_ ? &outline_stage_->module() : nullptr);
+      outline_->expand(outline_model_->index(0, 0));
+    }
+  });
+
+  CreateActions();
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+  tabs_->setCurrentIndex(settings.value("window/view", 0).toInt());
+}
+
+MainWindow::~MainWindow() {
+  // Views may ask the models for data while they are torn down.
+  outline_model_->SetModule(nullptr);
+  explorer_model_->SetProfile(nullptr);
+}
+
+void MainWindow::CreateActions() {
+  // A menu entry with a shortcut, running `slot`.
+  auto add = [this](QMenu* menu, const QString& text, const QKeySequence& keys, auto slot) {
+    QAction* action = menu->addAction(text);
+    action->setShortcut(keys);
+    connect(action, &QAction::triggered, this, slot);
+    return action;
+  };
+  QMenu* file = menuBar()->addMenu("&File");
+  add(file, "&Open…", QKeySequence::Open, [this] { OpenWithDialog(); });
+  recent_menu_ = file->addMenu("Open &Recent");
+  UpdateRecentFilesMenu();
+  run_action_ = add(file, "&Compile and Run…", QKeySequence(Qt::CTRL | Qt::Key_R), [this] { CompileAndRun(); });
+  run_action_->setEnabled(false);
+  file->addSeparator();
+  QMenu* export_menu = file->addMenu("&Export Graph");
+  for (const char* format : {"svg", "png", "dot"}) {
+    add(export_menu, QString(format).toUpper() + "…", QKeySequence(), [this, format = QString(format)] {
+      views::GraphPane* pane = graph_view_->active();
+      QString path = QFileDialog::getSaveFileName(this, "Export graph", QString(),
+                                                  format.toUpper() + " (*." + format + ")");
+      if (path.isEmpty()) return;
+      if (!path.endsWith("." + format)) path += "." + format;
+      const bool ok = format == "svg"   ? pane->ExportSvg(path)
+                      : format == "png" ? pane->ExportPng(path)
+                                        : pane->ExportDot(path);
+      if (!ok) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
+    });
+  }
+  file->addSeparator();
+  add(file, "&Close", QKeySequence::Close, [this] { OpenProfile(nullptr, QString()); });
+  add(file, "&Quit", QKeySequence::Quit, [this] { close(); });
+
+  QMenu* view = menuBar()->addMenu("&View");
+  add(view, "&Graph", QKeySequence(Qt::CTRL | Qt::Key_1), [this] { ShowView(View::kGraph); });
+  add(view, "&Timeline", QKeySequence(Qt::CTRL | Qt::Key_2), [this] { ShowView(View::kTimeline); });
+  add(view, "HLO &Text", QKeySequence(Qt::CTRL | Qt::Key_3), [this] { ShowView(View::kText); });
+  view->addSeparator();
+  add(view, "&Find…", QKeySequence::Find, [this] { FindInCurrentView(); });
+  add(view, "Find &Next", QKeySequence::FindNext, [this] {
+    if (current_view() == View::kTimeline) {
+      timeline_view_->NextResult(1);
+    } else {
+      graph_view_->NextSearchHit(1);
+    }
+  });
+  add(view, "Find &Previous", QKeySequence::FindPrevious, [this] {
+    if (current_view() == View::kTimeline) {
+      timeline_view_->NextResult(-1);
+    } else {
+      graph_view_->NextSearchHit(-1);
+    }
+  });
+  view->addSeparator();
+  add(view, "Zoom &In", QKeySequence::ZoomIn, [this] {
+    if (current_view() == View::kTimeline) {
+      timeline_view_->canvas()->ZoomIn();
+    } else {
+      graph_view_->ZoomBy(1.25);
+    }
+  });
+  add(view, "Zoom &Out", QKeySequence::ZoomOut, [this] {
+    if (current_view() == View::kTimeline) {
+      timeline_view_->canvas()->ZoomOut();
+    } else {
+      graph_view_->ZoomBy(0.8);
+    }
+  });
+  add(view, "&Fit", QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
+    if (current_view() == View::kTimeline) {
+      timeline_view_->canvas()->FitAll();
+    } else {
+      graph_view_->Fit();
+    }
+  });
+  QAction* compare = view->addAction("Compare &Stages");
+  compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+  compare->setCheckable(true);
+  compare->setChecked(true);
+  connect(compare, &QAction::toggled, graph_view_, &views::GraphView::SetCompare);
+  view->addSeparator();
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+  QMenu* help = menuBar()->addMenu("&Help");
+  add(help, "&Keyboard Shortcuts", QKeySequence::HelpContents, [this] { ShowShortcuts(); });
+  add(help, "&About Systolic Studio", QKeySequence(), [this] {
+    QMessageBox::about(this, "About Systolic Studio",
+                       "Systolic Studio: a profiler and visual debugger for XLA-style compilers and "
+                       "runtimes on simulated systolic-array chips.");
+  });
+}
+
+void MainWindow::ShowShortcuts() {
+  QMessageBox::information(
+      this, "Keyboard shortcuts",
+      "<table>"
+      "<tr><td><b>Ctrl+O</b></td><td>open a program or profile</td></tr>"
+      "<tr><td><b>Ctrl+R</b></td><td>compile and run the program</td></tr>"
+      "<tr><td><b>Ctrl+1 / 2 / 3</b></td><td>graph / timeline / HLO text</td></tr>"
+      "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find, next, previous</td></tr>"
+      "<tr><td><b>Ctrl+= / Ctrl+- / Ctrl+0</b></td><td>zoom in, out, fit</td></tr>"
+      "<tr><td><b>Ctrl+B</b></td><td>compare two stages side by side</td></tr>"
+      "<tr><td colspan=2><br><b>Graph</b></td></tr>"
+      "<tr><td>wheel, drag</td><td>zoom around the cursor, pan</td></tr>"
+      "<tr><td>double-click</td><td>open a layer or fusion; on a cluster title: close it</td></tr>"
+      "<tr><td colspan=2><br><b>Timeline</b></td></tr>"
+      "<tr><td><b>W / S</b></td><td>zoom in / out around the cursor</td></tr>"
+      "<tr><td><b>A / D</b></td><td>pan left / right</td></tr>"
+      "<tr><td><b>F / Z</b></td><td>whole trace / zoom to selection</td></tr>"
+      "<tr><td><b>C</b></td><td>ruler in cycles or time</td></tr>"
+      "<tr><td>Shift+drag</td><td>select a time range</td></tr>"
+      "<tr><td>wheel, Shift+wheel, Ctrl+wheel</td><td>zoom, pan, scroll lanes</td></tr>"
+      "</table>");
+}
+
+bool MainWindow::OpenFile(const QString& path, QString* error) {
+  const QFileInfo info(path);
+  if (!info.isFile()) {
+    *error = QStringLiteral("%1: no such file").arg(path);
+    return false;
+  }
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  struct Restore {
+    ~Restore() { QApplication::restoreOverrideCursor(); }
+  } restore;
+  const std::string file = path.toStdString();
+  switch (KindOf(path)) {
+    case FileKind::kProfile: {
+      trace::ReadReport report;
+      absl::StatusOr<trace::Profile> profile = trace::ReadProfileFile(file, {}, &report);
+      if (!profile.ok()) {
+        *error = FromStatus(profile.status());
+        return false;
+      }
+      is_program_file_ = false;
+      path_ = path;
+      OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), info.fileName());
+      break;
+    }
+    case FileKind::kXSpace: {
+      absl::StatusOr<trace::Profile> profile = trace::ImportXSpaceFile(file);
+      if (!profile.ok()) {
+        *error = FromStatus(profile.status());
+        return false;
+      }
+      is_program_file_ = false;
+      path_ = path;
+      OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), info.fileName());
+      break;
+    }
+    case FileKind::kProgram: {
+      absl::StatusOr<std::vector<HloFileModule>> loaded = LoadProgramFile(file, /*verify=*/true);
+      if (!loaded.ok()) {
+        *error = FromStatus(loaded.status());
+        return false;
+      }
+      std::vector<std::unique_ptr<HloModule>> modules;
+      for (HloFileModule& m : *loaded) {
+        if (!m.module.ok()) {
+          *error = FromStatus(m.module.status());
+          return false;
+        }
+        modules.push_back(std::move(*m.module));
+      }
+      if (modules.empty()) {
+        *error = QStringLiteral("%1 holds no program").arg(info.fileName());
+        return false;
+      }
+      std::vector<const HloModule*> raw;
+      for (const auto& m : modules) raw.push_back(m.get());
+      auto profile = std::make_shared<const trace::Profile>(
+          trace::ProfileOfModules(raw, info.fileName().toStdString()));
+      // The modules are the stages' modules already: nothing to parse.
+      std::vector<AdoptedStage> adopted;
+      for (size_t i = 0; i < modules.size(); ++i) {
+        const trace::ProgramRecord& program = profile->programs[i];
+        adopted.push_back({{program.id, 0},
+                           trace::StageModule::Adopt(std::move(modules[i]), program.snapshots[0])});
+      }
+      is_program_file_ = true;
+      path_ = path;
+      OpenProfile(profile, info.fileName(), std::move(adopted));
+      break;
+    }
+  }
+  RememberRecentFile(path);
+  return true;
+}
+
+void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, const QString& title,
+                             std::vector<AdoptedStage> adopted) {
+  if (!profile) {
+    path_.clear();
+    is_program_file_ = false;
+  }
+  outline_model_->SetModule(nullptr);
+  outline_stage_.reset();
+  explorer_model_->SetProfile(nullptr);
+  details_->Clear();
+  profile_ = std::move(profile);
+  store_->SetProfile(profile_);
+  for (AdoptedStage& a : adopted) store_->Adopt(a.first.first, a.first.second, std::move(a.second));
+  explorer_model_->SetProfile(profile_.get());
+  explorer_->expandToDepth(0);
+  timeline_view_->SetProfile(profile_);
+  run_action_->setEnabled(is_program_file_);
+
+  const trace::ProgramRecord* first = nullptr;
+  int64_t first_index = -1;
+  if (profile_) {
+    for (size_t i = 0; i < profile_->programs.size(); ++i) {
+      if (!profile_->programs[i].snapshots.empty()) {
+        first = &profile_->programs[i];
+        first_index = int64_t(i);
+        break;
+      }
+    }
+  }
+  graph_view_->SetProgram(first);
+  text_view_->clear();
+  text_stage_ = {-1, -1};
+  if (first) {
+    const int64_t stage = graph_view_->after()->stage_index();
+    ShowStageText(first_index, stage >= 0 ? stage : 0);
+  }
+  if (!profile_) {
+    status_->setText("Nothing open");
+    setWindowTitle("Systolic Studio");
+    return;
+  }
+  // A program opens on its graph; a profile with a timeline on the timeline.
+  ShowView(first && (is_program_file_ || profile_->timeline.event_count() == 0) ? View::kGraph
+           : profile_->timeline.event_count() > 0                               ? View::kTimeline
+                                                                                : View::kGraph);
+  QString summary = QStringLiteral("%1 — %2 programs").arg(title).arg(profile_->programs.size());
+  if (first) {
+    summary += QStringLiteral(" · %1: %2 instructions")
+                   .arg(QString::fromStdString(first->name))
+                   .arg(first->snapshots.back().instruction_count);
+  }
+  if (profile_->timeline.event_count() > 0) {
+    summary += QStringLiteral(" · %L1 events on %2 planes")
+                   .arg(profile_->timeline.event_count())
+                   .arg(profile_->timeline.plane_count());
+  }
+  status_->setText(summary);
+  setWindowTitle(QStringLiteral("%1 — Systolic Studio").arg(title));
+}
+
+void MainWindow::ShowStageText(int64_t program_index, int64_t stage) {
+  if (!profile_ || program_index < 0 || program_index >= int64_t(profile_->programs.size())) return;
+  const trace::ProgramRecord& program = profile_->programs[program_index];
+  if (stage < 0 || stage >= int64_t(program.snapshots.size())) return;
+  text_stage_ = {program.id, stage};
+  text_view_->setPlainText(QString::fromStdString(program.snapshots[stage].hlo_text));
+  outline_stage_ = store_->Get(program.id, stage);
+  outline_model_->SetModule(outline_stage_ ? &outline_stage_->module() : nullptr);
+  outline_->expand(outline_model_->index(0, 0));
+}
+
+void MainWindow::ShowView(View view) { tabs_->setCurrentIndex(int(view)); }
+
+MainWindow::View MainWindow::current_view() const { return View(tabs_->currentIndex()); }
+
+bool MainWindow::busy() const { return graph_view_->busy(); }
+
+void MainWindow::WhenIdle(std::function<void()> done, int timeout_ms) {
+  auto* timer = new QTimer(this);
+  auto clock = std::make_shared<QElapsedTimer>();
+  clock->start();
+  connect(timer, &QTimer::timeout, this, [this, timer, clock, done, timeout_ms] {
+    if (busy() && clock->elapsed() < timeout_ms) return;
+    timer->stop();
+    timer->deleteLater();
+    done();
+  });
+  timer->start(50);
+}
+
+bool MainWindow::SaveScreenshot(const QString& path) { return grab().save(path, "PNG"); }
+
+void MainWindow::OpenWithDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getOpenFileName(
+      this, "Open", settings.value("window/lastDirectory").toString(),
+      "Programs and profiles (*.hlo *.hlotxt *.txt *.mlir *.sysprof *.xplane.pb);;"
+      "Programs (*.hlo *.hlotxt *.txt *.mlir);;Profiles (*.sysprof *.xplane.pb);;All files (*)");
+  if (path.isEmpty()) return;
+  settings.setValue("window/lastDirectory", QFileInfo(path).absolutePath());
+  OpenAndReport(path);
+}
+
+void MainWindow::OpenAndReport(const QString& path) {
+  QString error;
+  if (!OpenFile(path, &error)) QMessageBox::warning(this, "Cannot open " + QFileInfo(path).fileName(), error);
+}
+
+void MainWindow::CompileAndRun() {
+  if (!is_program_file_ || !profile_ || profile_->programs.empty()) return;
+  views::RunProgramDialog dialog(path_, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const views::ProgramRunRequest request = dialog.request();
+  std::shared_ptr<const trace::StageModule> module = store_->Get(profile_->programs.front().id, 0);
+  if (!module) return;
+  auto progress = std::make_shared<views::RunProgress>();
+  using Outcome = std::shared_ptr<absl::StatusOr<trace::Profile>>;
+  QProgressDialog wait("Compiling and running…", "Cancel", 0, 1000, this);
+  wait.setWindowModality(Qt::WindowModal);
+  wait.setMinimumDuration(0);
+  QFutureWatcher<Outcome> watcher;
+  QTimer poll;
+  connect(&poll, &QTimer::timeout, &wait, [&] {
+    wait.setValue(int(progress->fraction() * 1000));
+    const std::string what = progress->what();
+    if (!what.empty()) wait.setLabelText(QString::fromStdString(what));
+  });
+  connect(&wait, &QProgressDialog::canceled, this, [progress] { progress->Cancel(); });
+  connect(&watcher, &QFutureWatcher<Outcome>::finished, &wait, &QProgressDialog::reset);
+  watcher.setFuture(QtConcurrent::run([module, request, progress] {
+    return std::make_shared<absl::StatusOr<trace::Profile>>(
+        views::CompileAndRunProgram(module->module(), request, *progress));
+  }));
+  poll.start(100);
+  wait.exec();
+  watcher.waitForFinished();
+  poll.stop();
+  const Outcome outcome = watcher.result();
+  if (outcome->ok()) {
+    is_program_file_ = false;
+    OpenProfile(std::make_shared<const trace::Profile>(std::move(**outcome)),
+                QFileInfo(path_).fileName() + " (run)");
+  } else if (progress->cancelled()) {
+    statusBar()->showMessage("Compile and run cancelled", 5000);
+  } else {
+    QMessageBox::information(this, "Compile and run", FromStatus(outcome->status()));
+  }
+}
+
+void MainWindow::UpdateRecentFilesMenu() {
+  recent_menu_->clear();
+  const QStringList files = QSettings().value("recentFiles").toStringList();
+  for (const QString& f : files) {
+    QAction* action = recent_menu_->addAction(QFileInfo(f).fileName());
+    action->setToolTip(f);
+    connect(action, &QAction::triggered, this, [this, f] { OpenAndReport(f); });
+  }
+  recent_menu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::RememberRecentFile(const QString& path) {
+  QSettings settings;
+  QStringList files = settings.value("recentFiles").toStringList();
+  const QString absolute = QFileInfo(path).absoluteFilePath();
+  files.removeAll(absolute);
+  files.prepend(absolute);
+  while (files.size() > kMaxRecentFiles) files.removeLast();
+  settings.setValue("recentFiles", files);
+  UpdateRecentFilesMenu();
+}
+
+void MainWindow::OnExplorerClicked(const QModelIndex& index) {
+  const views::ProfileExplorerModel::Item* item = explorer_model_->ItemAt(index);
+  if (!item || !profile_) return;
+  if (item->kind == views::ProfileExplorerModel::Kind::kCompile) {
+    const trace::CompileEvent& c = profile_->compile_events[item->compile];
+    const trace::ProgramRecord* program = profile_->FindProgram(c.program_id);
+    std::vector<std::pair<std::string, std::string>> rows = {
+        {"Step", std::to_string(c.step)},
+        {"Program", program ? program->name : std::to_string(c.program_id)},
+        {"Cache", c.cache_hit ? "hit" : "miss"},
+        {"Compile time", std::to_string(c.compile_time_ns / 1000) + " µs"},
+        {"Fingerprint", c.fingerprint}};
+    if (!c.cause.empty()) rows.push_back({"Cause", c.cause});
+    if (const trace::ProgramRecord* compared = profile_->FindProgram(c.compared_program_id)) {
+      rows.push_back({"Compared with", compared->name});
+    }
+    details_->ShowRows("<b>Compile</b>", rows);
+  }
+}
+
+void MainWindow::OnExplorerActivated(const QModelIndex& index) {
+  using Kind = views::ProfileExplorerModel::Kind;
+  const views::ProfileExplorerModel::Item* item = explorer_model_->ItemAt(index);
+  if (!item || !profile_) return;
+  switch (item->kind) {
+    case Kind::kProgram:
+      graph_view_->SetProgram(&profile_->programs[item->program]);
+      ShowStageText(item->program, graph_view_->after()->stage_index());
+      ShowView(View::kGraph);
+      break;
+    case Kind::kStage:
+      if (graph_view_->program() != &profile_->programs[item->program]) {
+        graph_view_->SetProgram(&profile_->programs[item->program]);
+      }
+      graph_view_->ShowStage(item->stage, views::GraphView::Side::kAfter);
+      ShowStageText(item->program, item->stage);
+      ShowView(View::kGraph);
+      break;
+    case Kind::kRun: {
+      const trace::RunRecord& run = profile_->runs[item->run];
+      timeline_view_->ZoomTo(run.start_ps, run.end_ps);
+      ShowView(View::kTimeline);
+      break;
+    }
+    case Kind::kStep: {
+      const trace::StepRecord& step = profile_->runs[item->run].steps[item->step];
+      timeline_view_->ZoomTo(step.start_ps, step.start_ps + step.duration_ps);
+      ShowView(View::kTimeline);
+      break;
+    }
+    case Kind::kTimeline:
+      timeline_view_->canvas()->FitAll();
+      ShowView(View::kTimeline);
+      break;
+    case Kind::kCompile:
+      OnExplorerClicked(index);
+      break;
+    default:
+      break;
+  }
+}
+
+void MainWindow::ShowExplorerMenu(const QPoint& position) {
+  const QModelIndex index = explorer_->indexAt(position);
+  const views::ProfileExplorerModel::Item* item = explorer_model_->ItemAt(index);
+  if (!item || item->kind != views::ProfileExplorerModel::Kind::kStage || !profile_) return;
+  const trace::ProgramRecord* program = &profile_->programs[item->program];
+  const int64_t stage = item->stage, program_index = item->program;
+  QMenu menu(this);
+  auto show = [this, program, stage](views::GraphView::Side side) {
+    if (graph_view_->program() != program) graph_view_->SetProgram(program);
+    graph_view_->ShowStage(stage, side);
+    ShowView(View::kGraph);
+  };
+  menu.addAction("Show on the left (before)", [show] { show(views::GraphView::Side::kBefore); });
+  menu.addAction("Show on the right (after)", [show] { show(views::GraphView::Side::kAfter); });
+  menu.addAction("Show HLO text", [this, program_index, stage] {
+    ShowStageText(program_index, stage);
+    ShowView(View::kText);
+  });
+  menu.exec(explorer_->viewport()->mapToGlobal(position));
+}
+
+void MainWindow::ShowOutlineInstruction(const QModelIndex& index) {
+  const HloInstruction* instruction = outline_model_->InstructionAt(index);
+  if (!instruction) return;
+  ScrollTextTo(instruction->name());
+  graph_view_->SelectInstructionByName(QString::fromStdString(instruction->name()));
+  details_->ShowInstructions(outline_stage_.get(), {instruction});
+}
+
+void MainWindow::ScrollTextTo(const std::string& instruction) {
+  // The instruction's definition line in the printed module.
+  const QString needle = QStringLiteral("%%1 = ").arg(QString::fromStdString(instruction));
+  for (QTextBlock block = text_view_->document()->begin(); block.isValid(); block = block.next()) {
+    if (block.text().contains(needle)) {
+      text_view_->setTextCursor(QTextCursor(block));
+      text_view_->centerCursor();
+      return;
+    }
+  }
+}
+
+void MainWindow::FindInCurrentView() {
+  if (current_view() == View::kTimeline) {
+    timeline_view_->FocusSearch();
+  } else {
+    ShowView(View::kGraph);
+    graph_view_->FocusSearch();
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+  settings.setValue("window/view", tabs_->currentIndex());
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+  OpenAndReport(urls.first().toLocalFile());
+}
+
+}  // namespace systolic::studio

@@ -1,0 +1,113 @@
+// The studio's main window: the profile explorer and the program outline on
+// the left, the details of the selection on the right, the views (graph,
+// timeline, HLO text) as tabs; menus, shortcuts, recent files, drag and
+// drop, and the layout and settings of the last session.
+#pragma once
+
+#include <QMainWindow>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/trace/profile.h"
+#include "core/trace/stage_module.h"
+
+class QLabel;
+class QMenu;
+class QPlainTextEdit;
+class QTabWidget;
+class QTreeView;
+class QAction;
+
+namespace systolic::views {
+class DetailsPane;
+class GraphView;
+class ModuleOutlineModel;
+class ProfileExplorerModel;
+class StageStore;
+class TimelineView;
+}  // namespace systolic::views
+
+namespace systolic::studio {
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  enum class View { kGraph = 0, kTimeline = 1, kText = 2 };
+  // "graph", "timeline", "text".
+  static std::optional<View> ParseView(const QString& name);
+
+  MainWindow();
+  ~MainWindow() override;
+
+  // Opens a profile (.sysprof), an XSpace (.xplane.pb) or a program (HLO
+  // text, StableHLO); on failure keeps what was open and says why.
+  bool OpenFile(const QString& path, QString* error);
+  // Shows a profile already in memory; `adopted` are stage modules the
+  // caller already has (program id, stage, module).
+  using AdoptedStage = std::pair<std::pair<int64_t, int64_t>, std::shared_ptr<const trace::StageModule>>;
+  void OpenProfile(std::shared_ptr<const trace::Profile> profile, const QString& title,
+                   std::vector<AdoptedStage> adopted = {});
+
+  void ShowView(View view);
+  View current_view() const;
+  // True while a stage is parsed or a graph laid out.
+  bool busy() const;
+  // Runs `done` once nothing is busy, or after `timeout_ms`.
+  void WhenIdle(std::function<void()> done, int timeout_ms = 60000);
+  // Renders the window into a PNG file.
+  bool SaveScreenshot(const QString& path);
+
+  views::GraphView* graph_view() const { return graph_view_; }
+  views::TimelineView* timeline_view() const { return timeline_view_; }
+  views::DetailsPane* details() const { return details_; }
+  views::ProfileExplorerModel* explorer_model() const { return explorer_model_; }
+  QTreeView* explorer() const { return explorer_; }
+  const trace::Profile* profile() const { return profile_.get(); }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void CreateActions();
+  void OpenWithDialog();
+  void OpenAndReport(const QString& path);
+  void CompileAndRun();
+  void ShowShortcuts();
+  void UpdateRecentFilesMenu();
+  void RememberRecentFile(const QString& path);
+  void OnExplorerActivated(const QModelIndex& index);
+  void OnExplorerClicked(const QModelIndex& index);
+  void ShowExplorerMenu(const QPoint& position);
+  void ShowStageText(int64_t program_index, int64_t stage);
+  void ShowOutlineInstruction(const QModelIndex& index);
+  void ScrollTextTo(const std::string& instruction);
+  void FindInCurrentView();
+
+  views::StageStore* store_ = nullptr;
+  std::shared_ptr<const trace::Profile> profile_;
+  QString path_;
+  bool is_program_file_ = false;
+  std::pair<int64_t, int64_t> text_stage_{-1, -1};  // (program id, stage) in the text tab
+
+  QTabWidget* tabs_ = nullptr;
+  views::GraphView* graph_view_ = nullptr;
+  views::TimelineView* timeline_view_ = nullptr;
+  QPlainTextEdit* text_view_ = nullptr;
+  views::ProfileExplorerModel* explorer_model_ = nullptr;
+  QTreeView* explorer_ = nullptr;
+  views::ModuleOutlineModel* outline_model_ = nullptr;
+  QTreeView* outline_ = nullptr;
+  std::shared_ptr<const trace::StageModule> outline_stage_;
+  views::DetailsPane* details_ = nullptr;
+  QLabel* status_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QAction* run_action_ = nullptr;
+};
+
+}  // namespace systolic::studio

@@ -1,0 +1,180 @@
+// The studio window: programs and profiles open from files (and by drag and
+// drop), the explorer drives the views, selections link the timeline, the
+// graph and the details pane, and screenshots are written.
+#include <QDropEvent>
+#include <QImage>
+#include <QMimeData>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+#include "app/studio/main_window.h"
+#include "core/trace/event_details.h"
+#include "tests/views/view_test_profile.h"
+#include "views/details_pane.h"
+#include "views/graph_pane.h"
+#include "views/graph_view.h"
+#include "views/profile_explorer_model.h"
+#include "views/timeline_canvas.h"
+#include "views/timeline_view.h"
+
+namespace systolic::studio {
+
+class StudioWindowTest : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir dir_;
+  QString profile_path_;
+
+  static void WaitIdle(MainWindow& window) { QTRY_VERIFY_WITH_TIMEOUT(!window.busy(), 30000); }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(dir_.isValid());
+    profile_path_ = dir_.filePath("mlp.sysprof");
+    QVERIFY(views::testing::WriteMlpProfile(profile_path_.toStdString(), {.chips = 2, .steps = 3}));
+  }
+
+  void opensAProgramOnItsGraph() {
+    MainWindow window;
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(SYSTOLIC_SOURCE_DIR "/samples/hlo/mlp_layer.hlo", &error), qPrintable(error));
+    QCOMPARE(window.current_view(), MainWindow::View::kGraph);
+    WaitIdle(window);
+    // One stage: the program alone, nothing to compare.
+    QVERIFY(!window.graph_view()->compare());
+    QCOMPARE(window.graph_view()->after()->node_items().size(), size_t(23));
+    QCOMPARE(window.explorer_model()->rowCount(), 1);
+    QVERIFY(window.windowTitle().startsWith("mlp_layer.hlo"));
+    // StableHLO opens the same way.
+    QVERIFY2(window.OpenFile(SYSTOLIC_SOURCE_DIR "/samples/stablehlo/mlp_forward.mlir", &error), qPrintable(error));
+    WaitIdle(window);
+    QVERIFY(!window.graph_view()->after()->node_items().empty());
+  }
+
+  void badFilesSayWhyAndKeepWhatWasOpen() {
+    MainWindow window;
+    QString error;
+    QVERIFY(window.OpenFile(profile_path_, &error));
+    const trace::Profile* open = window.profile();
+    QVERIFY(!window.OpenFile(dir_.filePath("missing.hlo"), &error));
+    QVERIFY(error.contains("no such file"));
+    QFile broken(dir_.filePath("broken.hlo"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("HloModule broken\nENTRY %main {\n  %x = f32[2] parameter(0\n}\n");
+    broken.close();
+    QVERIFY(!window.OpenFile(broken.fileName(), &error));
+    QVERIFY2(error.contains("broken.hlo:3"), qPrintable(error));
+    QCOMPARE(window.profile(), open);
+  }
+
+  void aProfileOpensOnItsTimelineAndLinksTheViews() {
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(profile_path_, &error), qPrintable(error));
+    QCOMPARE(window.current_view(), MainWindow::View::kTimeline);
+    WaitIdle(window);
+    QVERIFY(window.graph_view()->compare());
+    QCOMPARE(window.graph_view()->after()->stage_index(), qint64(2));
+
+    // Timeline -> details and graph: an event of fusion.3.
+    const trace::Timeline& timeline = window.profile()->timeline;
+    const std::vector<trace::EventRef> hits = timeline.Search("fusion.3");
+    QVERIFY(!hits.empty());
+    views::TimelineCanvas* canvas = window.timeline_view()->canvas();
+    canvas->SelectEvent(hits[0], true);
+    emit canvas->eventSelected(hits[0]);
+    WaitIdle(window);
+    QVERIFY(window.details()->title().contains("fusion.3"));
+    QCOMPARE(window.details()->Value("Instruction"), QString("fusion.3"));
+    QVERIFY(!window.details()->Value("FLOPs").isEmpty());
+    QCOMPARE(window.graph_view()->after()->selection().size(), size_t(1));
+    QCOMPARE(window.graph_view()->after()->selection()[0]->name(), std::string("fusion.3"));
+    QVERIFY(canvas->IsHighlighted(hits[0]));
+
+    // Graph -> details and timeline: select the fused dense layer.
+    window.ShowView(MainWindow::View::kGraph);
+    QVERIFY(window.graph_view()->SelectInstructionByName("relu"));
+    views::GraphPane* before = window.graph_view()->before();
+    emit before->selectionChanged(before->selection());
+    QCOMPARE(window.details()->Value("Instruction"), QString("relu"));
+    QCOMPARE(window.details()->Value("Opcode"), QString("maximum"));
+    QVERIFY(window.timeline_view()->canvas()->highlighted_instructions().contains("fusion"));
+    const trace::EventRef dense = timeline.Search("fusion")[0];
+    QCOMPARE(timeline.EventName(dense), std::string("fusion"));
+    QVERIFY(canvas->IsHighlighted(dense));
+  }
+
+  void theExplorerDrivesTheViews() {
+    MainWindow window;
+    window.show();
+    QString error;
+    QVERIFY(window.OpenFile(profile_path_, &error));
+    WaitIdle(window);
+    views::ProfileExplorerModel* model = window.explorer_model();
+    // A stage opens on the graph's after side.
+    emit window.explorer()->activated(model->StageIndex(0, 0));
+    WaitIdle(window);
+    QCOMPARE(window.current_view(), MainWindow::View::kGraph);
+    QCOMPARE(window.graph_view()->after()->stage_index(), qint64(0));
+    // A step fills the timeline.
+    const QModelIndex run = model->index(0, 0, model->index(2, 0));
+    emit window.explorer()->activated(model->index(1, 0, run));
+    QCOMPARE(window.current_view(), MainWindow::View::kTimeline);
+    const trace::StepRecord& step = window.profile()->runs[0].steps[1];
+    const views::TimeViewport& vp = window.timeline_view()->canvas()->time_viewport();
+    QVERIFY(vp.from_ps() <= double(step.start_ps));
+    QVERIFY(vp.to_ps() >= double(step.start_ps + step.duration_ps));
+    QVERIFY(vp.span_ps() < 1.1 * double(step.duration_ps));
+    // A compile shows its cause.
+    const QModelIndex compile = model->index(0, 0, model->index(1, 0));
+    emit window.explorer()->clicked(compile);
+    QCOMPARE(window.details()->Value("Cause"), QString("first compile"));
+  }
+
+  void droppedFilesOpen() {
+    MainWindow window;
+    window.show();
+    QMimeData data;
+    data.setUrls({QUrl::fromLocalFile(SYSTOLIC_SOURCE_DIR "/samples/hlo/sharded_mlp.hlo")});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QVERIFY(window.profile());
+    QCOMPARE(window.profile()->programs.size(), size_t(1));
+    QVERIFY(window.windowTitle().startsWith("sharded_mlp.hlo"));
+  }
+
+  void screenshotsAreWritten() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QString error;
+    QVERIFY(window.OpenFile(profile_path_, &error));
+    bool done = false;
+    window.WhenIdle([&] { done = true; });
+    QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
+    for (auto view : {MainWindow::View::kGraph, MainWindow::View::kTimeline}) {
+      window.ShowView(view);
+      const QString path = dir_.filePath(QStringLiteral("view%1.png").arg(int(view)));
+      QVERIFY(window.SaveScreenshot(path));
+      QImage image(path);
+      QCOMPARE(image.size(), window.size());
+    }
+    QCOMPARE(MainWindow::ParseView("timeline"), std::optional<MainWindow::View>(MainWindow::View::kTimeline));
+    QVERIFY(!MainWindow::ParseView("nonsense"));
+  }
+};
+
+}  // namespace systolic::studio
+
+QTEST_MAIN(systolic::studio::StudioWindowTest)
+#include "studio_window_test.moc"

@@ -1,0 +1,77 @@
+#include "views/graph_cluster_item.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QStyleOptionGraphicsItem>
+
+#include "views/graph_node_item.h"
+#include "views/studio_palette.h"
+
+namespace systolic::views {
+
+GraphClusterItem::GraphClusterItem(int32_t index, const GraphCluster& cluster, const QRectF& rect,
+                                   int depth)
+    : index_(index), cluster_(cluster), rect_(rect) {
+  setZValue(-10 + depth * 0.1);
+  setToolTip(QString::fromStdString(cluster.label) + "\nDouble-click the title to close");
+}
+
+QRectF GraphClusterItem::TitleRect() const {
+  return QRectF(rect_.left(), rect_.top(), rect_.width(), QFontMetricsF(GraphFonts::Get().cluster).height() + 6);
+}
+
+void GraphClusterItem::SetLinked(bool on) {
+  if (linked_ == on) return;
+  linked_ = on;
+  update();
+}
+
+void GraphClusterItem::SetSelectedCluster(bool on) {
+  if (selected_ == on) return;
+  selected_ = on;
+  update();
+}
+
+QPainterPath GraphClusterItem::shape() const {
+  // Only the title band and the frame take clicks; members inside stay clickable.
+  QPainterPath path;
+  path.addRect(TitleRect());
+  return path;
+}
+
+void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+  const StudioPalette& palette = StudioPalette::Get();
+  const QColor unit = palette.ForUnit(cluster_.unit);
+  QPen pen;
+  QBrush fill;
+  switch (cluster_.kind) {
+    case GraphGroupKind::kFusion:
+      pen = QPen(unit, 1.6);
+      fill = StudioPalette::Tint(unit, 93);
+      break;
+    case GraphGroupKind::kScope:
+      pen = QPen(QColor(0xa8, 0xa2, 0x9e), 1.2, Qt::DashLine);
+      fill = QColor(0xf5, 0xf5, 0xf4, 200);
+      break;
+    default:
+      pen = QPen(QColor(0xd6, 0xd3, 0xd1), 1.2, Qt::DotLine);
+      fill = QColor(255, 255, 255, 160);
+      break;
+  }
+  if (linked_) pen = QPen(palette.linked, 3.5);
+  if (selected_) pen = QPen(palette.selection, 3);
+  painter->setPen(pen);
+  painter->setBrush(fill);
+  painter->drawRoundedRect(rect_, 7, 7);
+  if (option->levelOfDetailFromTransform(painter->worldTransform()) < 0.3) return;
+  const QFont& font = GraphFonts::Get().cluster;
+  const QFontMetricsF metrics(font);
+  painter->setFont(font);
+  painter->setPen(cluster_.kind == GraphGroupKind::kFusion ? unit.darker(130) : palette.muted_text);
+  const QRectF title = TitleRect().adjusted(8, 3, -8, 0);
+  painter->drawText(title, Qt::AlignLeft | Qt::AlignTop,
+                    metrics.elidedText("▾ " + QString::fromStdString(cluster_.label), Qt::ElideRight,
+                                       title.width()));
+}
+
+}  // namespace systolic::views

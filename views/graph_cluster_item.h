@@ -1,0 +1,39 @@
+// A cluster of the HLO graph as drawn: an open fusion (tinted by its unit,
+// titled with its kind), an op_name scope or a block of a large layer.
+// Double-clicking its title closes it.
+#pragma once
+
+#include <QGraphicsItem>
+
+#include "core/hlo/hlo_graph.h"
+
+namespace systolic::views {
+
+class GraphClusterItem : public QGraphicsItem {
+ public:
+  enum { Type = UserType + 103 };
+
+  GraphClusterItem(int32_t index, const GraphCluster& cluster, const QRectF& rect, int depth);
+
+  int32_t index() const { return index_; }
+  const GraphCluster& cluster() const { return cluster_; }
+  // The title band: where a double-click closes the cluster.
+  QRectF TitleRect() const;
+  void SetLinked(bool on);
+  void SetSelectedCluster(bool on);
+  bool linked() const { return linked_; }
+
+  int type() const override { return Type; }
+  QRectF boundingRect() const override { return rect_.adjusted(-3, -3, 3, 3); }
+  QPainterPath shape() const override;
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+ private:
+  int32_t index_;
+  GraphCluster cluster_;
+  QRectF rect_;
+  bool linked_ = false;
+  bool selected_ = false;
+};
+
+}  // namespace systolic::views

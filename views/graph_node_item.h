@@ -1,0 +1,58 @@
+// A node of the HLO graph as drawn: a box tinted by the unit it runs on,
+// with the instruction's name, opcode and shape (or a collapsed group's
+// label, size and opcode summary), scalar constants it reads, and the marks
+// of selection, linked selection and search.
+#pragma once
+
+#include <QFont>
+#include <QGraphicsItem>
+
+#include "core/hlo/hlo_graph.h"
+
+namespace systolic::views {
+
+class GraphNodeItem : public QGraphicsItem {
+ public:
+  enum { Type = UserType + 101 };
+
+  GraphNodeItem(int32_t index, const GraphNode& node, const QRectF& rect);
+
+  // The box a node needs for its text.
+  static QSizeF SizeFor(const GraphNode& node);
+
+  int32_t index() const { return index_; }
+  const GraphNode& node() const { return node_; }
+
+  void SetSelectedNode(bool on);
+  void SetLinked(bool on);
+  void SetSearchHit(bool on);
+  void SetDimmed(bool on);
+  bool selected_node() const { return selected_; }
+  bool linked() const { return linked_; }
+  bool search_hit() const { return search_hit_; }
+
+  int type() const override { return Type; }
+  QRectF boundingRect() const override;
+  void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+ private:
+  int32_t index_;
+  GraphNode node_;
+  QRectF rect_;
+  bool selected_ = false;
+  bool linked_ = false;
+  bool search_hit_ = false;
+  bool dimmed_ = false;
+};
+
+// The fonts of the graph, in scene units (points).
+struct GraphFonts {
+  QFont title;
+  QFont subtitle;
+  QFont shape;
+  QFont small;
+  QFont cluster;
+  static const GraphFonts& Get();
+};
+
+}  // namespace systolic::views

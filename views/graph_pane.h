@@ -1,0 +1,153 @@
+// One side of the graph view: a pass stage of a program, one computation
+// of it at a time, laid out in the background whenever a layer opens or
+// closes. It keeps the selection, the instructions linked to the other
+// side's selection and the search hits, and marks them on the graph.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "core/hlo/hlo_graph.h"
+#include "core/trace/program_record.h"
+#include "core/trace/stage_module.h"
+#include "views/graph_layout.h"
+
+class QComboBox;
+class QGraphicsScene;
+class QLabel;
+
+namespace systolic::views {
+
+class GraphCanvas;
+class GraphNodeItem;
+class GraphClusterItem;
+class GraphEdgeItem;
+
+class GraphPane : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit GraphPane(const QString& role, QWidget* parent = nullptr);
+  ~GraphPane() override;
+
+  // Shows stage `stage` of `program`: `module` when it is ready, else
+  // `message` ("Parsing…", or why it cannot be shown) until SetModule.
+  void SetStage(const trace::ProgramRecord* program, int64_t stage,
+                std::shared_ptr<const trace::StageModule> module, const QString& message);
+  void SetModule(std::shared_ptr<const trace::StageModule> module);
+  void SetMessage(const QString& message);
+  const trace::ProgramRecord* program() const { return program_; }
+  int64_t stage_index() const { return stage_index_; }
+  const trace::StageModule* stage() const { return module_.get(); }
+
+  // The computation drawn (fused computations are drawn inside their fusions).
+  void ShowComputation(const HloComputation* computation);
+  const HloComputation* computation() const { return computation_; }
+  const HloGraph* graph() const { return graph_.get(); }
+
+  // --- Selection ----------------------------------------------------------------
+  // Selects an instruction of this stage, switching computation and opening
+  // the layers around it when `reveal`, and scrolls to it.
+  void SelectInstruction(const HloInstruction* instruction, bool reveal = true);
+  void ClearSelection();
+  const std::vector<const HloInstruction*>& selection() const { return selection_; }
+  // Marks what the other side's selection became or came from; switches to
+  // their computation when none of them is drawn here.
+  void SetLinked(const std::vector<const HloInstruction*>& instructions);
+  const std::vector<const HloInstruction*>& linked() const { return linked_; }
+
+  // --- Search -----------------------------------------------------------------
+  // Instructions of the stage whose name or opcode matches; returns how many.
+  int Search(const QString& text);
+  // Selects the next (or previous) hit; returns its position, -1 if none.
+  int NextSearchHit(int direction = 1);
+  int search_hit_count() const { return int(search_hits_.size()); }
+
+  // --- Layers -----------------------------------------------------------------
+  void SetGroupExpanded(const std::string& key, bool expanded);
+  bool IsGroupExpanded(const std::string& key) const;
+  void ExpandAll();
+  void CollapseAll();
+
+  // --- Drawing ----------------------------------------------------------------
+  bool busy() const { return layout_running_; }
+  const VisibleGraph& visible() const { return *visible_; }
+  const GraphLayoutResult& layout() const { return layout_; }
+  GraphCanvas* canvas() const { return canvas_; }
+  // Node items by node index (empty while nothing is drawn).
+  const std::vector<GraphNodeItem*>& node_items() const { return node_items_; }
+  const std::vector<GraphClusterItem*>& cluster_items() const { return cluster_items_; }
+  void Fit();
+
+  bool ExportSvg(const QString& path) const;
+  bool ExportPng(const QString& path) const;
+  bool ExportDot(const QString& path) const;
+
+ signals:
+  // The user selected something here (clicks, search).
+  void selectionChanged(const std::vector<const HloInstruction*>& instructions);
+  void stageRequested(qint64 stage);
+  void layoutFinished();
+  void activated();
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
+ private:
+  void Relayout(bool fit);
+  void OnLayoutDone(int generation);
+  void BuildScene();
+  void UpdateMarks();
+  void CenterOnMarks();
+  void FillStageChoices();
+  void FillComputationChoices();
+  void SelectNode(int node);
+  void ToggleNode(int node);
+  void ShowContextMenu(int node, int cluster, const QPoint& where);
+  absl::flat_hash_set<std::string>& Expanded();
+  const absl::flat_hash_set<std::string>* ExpandedOrNull() const;
+
+  QString role_;
+  QComboBox* stage_choice_ = nullptr;
+  QComboBox* computation_choice_ = nullptr;
+  QLabel* status_ = nullptr;
+  QLabel* overlay_ = nullptr;
+  GraphCanvas* canvas_ = nullptr;
+  QGraphicsScene* scene_ = nullptr;
+
+  const trace::ProgramRecord* program_ = nullptr;
+  int64_t stage_index_ = -1;
+  std::shared_ptr<const trace::StageModule> module_;
+  const HloComputation* computation_ = nullptr;
+  std::unique_ptr<HloGraph> graph_;
+  // Open layers per computation (by name), so going back keeps them.
+  std::map<std::string, absl::flat_hash_set<std::string>> expanded_;
+  std::shared_ptr<const VisibleGraph> visible_;
+  GraphLayoutResult layout_;
+
+  QFutureWatcher<GraphLayoutResult>* watcher_ = nullptr;
+  std::shared_ptr<const VisibleGraph> pending_visible_;
+  int generation_ = 0;
+  bool layout_running_ = false;
+  bool fit_after_layout_ = false;
+  bool center_after_layout_ = false;
+  std::string focus_key_;  // the group just opened: scrolled to after layout
+
+  std::vector<const HloInstruction*> selection_;
+  int32_t selected_node_ = -1;
+  int32_t selected_cluster_ = -1;
+  std::vector<const HloInstruction*> linked_;
+  std::vector<const HloInstruction*> search_hits_;
+  int search_position_ = -1;
+
+  std::vector<GraphNodeItem*> node_items_;
+  std::vector<GraphEdgeItem*> edge_items_;
+  std::vector<GraphClusterItem*> cluster_items_;
+};
+
+}  // namespace systolic::views

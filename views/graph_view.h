@@ -1,0 +1,87 @@
+// The graph view: two pass stages of a program side by side (before and
+// after fusion unless asked otherwise). Selecting on one side marks on the
+// other what the selection became or came from (provenance), and tells the
+// rest of the studio which instructions are selected. Search, fit, zoom and
+// export act on the side last used.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "core/trace/profile.h"
+#include "core/trace/stage_module.h"
+
+class QLabel;
+class QLineEdit;
+class QSplitter;
+class QToolBar;
+
+namespace systolic::views {
+
+class GraphPane;
+class StageStore;
+
+class GraphView : public QWidget {
+  Q_OBJECT
+
+ public:
+  enum class Side { kBefore, kAfter };
+
+  explicit GraphView(StageStore* store, QWidget* parent = nullptr);
+
+  // Shows `program` (null: nothing) at its default pair of stages.
+  void SetProgram(const trace::ProgramRecord* program);
+  const trace::ProgramRecord* program() const { return program_; }
+  void ShowStage(int64_t stage, Side side);
+  // Both sides, or only the "after" side.
+  void SetCompare(bool compare);
+  bool compare() const { return compare_; }
+
+  GraphPane* before() const { return before_; }
+  GraphPane* after() const { return after_; }
+  GraphPane* active() const { return active_; }
+  // True while a stage is parsed or laid out.
+  bool busy() const;
+
+  // Selects the instruction named `name` in the later stage (or else the
+  // earlier one) and marks its links; false when neither has it.
+  bool SelectInstructionByName(const QString& name);
+
+  // --- Toolbar actions, on the active side ------------------------------------
+  int Search(const QString& text);
+  void NextSearchHit(int direction);
+  void Fit();
+  void ZoomBy(double factor);
+  void FocusSearch();
+  QToolBar* toolbar() const { return toolbar_; }
+
+ signals:
+  // The user selected instructions (on either side): the stage they belong
+  // to, and the names of everything linked to them on both sides — what
+  // the timeline lights up.
+  void instructionsSelected(const trace::StageModule* stage,
+                            const std::vector<const HloInstruction*>& instructions,
+                            const QStringList& linked_names);
+  void busyChanged();
+
+ private:
+  void Connect(GraphPane* pane, GraphPane* other);
+  void LoadStage(GraphPane* pane, int64_t stage);
+  void OnStageReady(qint64 program_id, qint64 stage);
+  void ExportActive(const QString& format);
+
+  StageStore* store_;
+  const trace::ProgramRecord* program_ = nullptr;
+  GraphPane* before_ = nullptr;
+  GraphPane* after_ = nullptr;
+  GraphPane* active_ = nullptr;
+  QSplitter* splitter_ = nullptr;
+  QToolBar* toolbar_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QLabel* search_status_ = nullptr;
+  bool compare_ = true;
+};
+
+}  // namespace systolic::views

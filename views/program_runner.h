@@ -1,0 +1,38 @@
+// The studio's one hook into compiling and running a program: the "Compile
+// and run…" dialog fills a request, a worker thread calls
+// CompileAndRunProgram, and the profile it returns opens like a file.
+//
+// The pipeline behind it — compiler passes (core/compiler), lowering onto
+// the simulated chip (core/device), execution on a topology (core/runtime)
+// — is still being built; until the core provides a single
+// "compile and run into a trace::Profile" function, CompileAndRunProgram
+// says so (Unimplemented) and the studio only shows the program.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "core/hlo/hlo_module.h"
+#include "core/trace/profile.h"
+#include "views/run_progress.h"
+
+namespace systolic::views {
+
+struct ProgramRunRequest {
+  std::string program_path;    // the file the program came from
+  std::string chip_preset;     // "v4"; empty when chip_spec_path is set
+  std::string chip_spec_path;  // a chip spec in protobuf text format
+  std::string topology;        // "2x2", "4x4x4"
+  int64_t steps = 1;
+};
+
+// Compiles `module` for the requested chip and topology, runs it `steps`
+// times and returns the profile (snapshots after every pass, compiles,
+// timelines). Runs on a worker thread; reports to `progress` and stops with
+// Cancelled when progress.cancelled().
+absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
+                                                    const ProgramRunRequest& request,
+                                                    RunProgress& progress);
+
+}  // namespace systolic::views

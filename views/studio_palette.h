@@ -1,0 +1,45 @@
+// The studio's colours in one place: text roles, the execution units (MXU,
+// vector, data movement, collectives, control flow) shared by the graph
+// and the timeline, and the highlight colours of linked selections.
+#pragma once
+
+#include <QColor>
+
+#include "core/hlo/execution_unit.h"
+#include "core/trace/timeline_line.h"
+
+namespace systolic::views {
+
+struct StudioPalette {
+  QColor keyword{0x7c, 0x3a, 0xed};
+  QColor shape{0x0b, 0x72, 0x85};
+  QColor name{0x1d, 0x4e, 0xd8};
+  QColor opcode{0xb4, 0x53, 0x09};
+  QColor attribute{0x6b, 0x72, 0x80};
+  QColor string{0x15, 0x80, 0x3d};
+  QColor comment{0x9c, 0xa3, 0xaf};
+
+  QColor mxu{0xe1, 0x1d, 0x48};
+  QColor vector{0x25, 0x63, 0xeb};
+  QColor data_movement{0x05, 0x96, 0x69};
+  QColor collective{0xd9, 0x77, 0x06};
+  QColor control_flow{0x7c, 0x3a, 0xed};
+  QColor other{0x6b, 0x72, 0x80};
+
+  QColor selection{0x11, 0x18, 0x27};   // outline of the selected item
+  QColor linked{0xf5, 0x9e, 0x0b};      // what the selection became / came from
+  QColor search_hit{0x06, 0xb6, 0xd4};  // search results
+  QColor canvas{0xfa, 0xfa, 0xf9};
+  QColor grid{0xe7, 0xe5, 0xe4};
+  QColor header{0xf5, 0xf5, 0xf4};
+  QColor muted_text{0x78, 0x71, 0x6c};
+
+  static const StudioPalette& Get();
+
+  QColor ForUnit(ExecutionUnit unit) const;
+  QColor ForLane(trace::LaneKind kind) const;
+  // A light tint of a unit colour for node and cluster fills.
+  static QColor Tint(const QColor& color, int percent_white);
+};
+
+}  // namespace systolic::views

@@ -1,0 +1,153 @@
+// The timeline's drawing surface: lanes grouped chip → core → unit (groups
+// fold when their row is clicked), a ruler in the unit the zoom calls for,
+// events drawn at the level of detail of the window (events narrower than a
+// pixel merged per pixel column, from the lanes' overviews when zoomed
+// out), flows between chips, the selected event and the events of the
+// instructions selected elsewhere.
+//
+// Mouse: the wheel zooms around the cursor (Shift+wheel pans, Ctrl+wheel
+// scrolls lanes), dragging pans, Shift+drag selects a time range, a click
+// selects an event. Keys: W/S zoom, A/D pan, F fits, Z zooms to the
+// selection, C switches cycles / time, Esc clears.
+#pragma once
+
+#include <QAbstractScrollArea>
+#include <QFutureWatcher>
+#include <QStringList>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/trace/event_details.h"
+#include "core/trace/lane_overview.h"
+#include "core/trace/lane_tree.h"
+#include "core/trace/profile.h"
+#include "views/time_viewport.h"
+
+namespace systolic::views {
+
+class TimelineCanvas : public QAbstractScrollArea {
+  Q_OBJECT
+
+ public:
+  static constexpr int kHeaderWidth = 190;
+  static constexpr int kRulerHeight = 28;
+
+  explicit TimelineCanvas(QWidget* parent = nullptr);
+  ~TimelineCanvas() override;
+
+  void SetProfile(std::shared_ptr<const trace::Profile> profile);
+  const trace::Timeline* timeline() const;
+  const trace::LaneTree& lane_tree() const { return tree_; }
+
+  // The lanes' overviews are built in the background after SetProfile;
+  // this builds them now.
+  void BuildOverviewsNow();
+  bool overviews_ready() const { return overviews_ready_; }
+
+  TimeViewport& time_viewport() { return viewport_; }
+  const TimeViewport& time_viewport() const { return viewport_; }
+  void ZoomIn(double factor = 1.6);
+  void ZoomOut(double factor = 1.6) { ZoomIn(1 / factor); }
+  void FitAll();
+  // [from, to] with `margin` of the window on each side fills the view.
+  void ShowRange(double from_ps, double to_ps, double margin = 0);
+  // The selected range, else the selected event, fills the window.
+  void ZoomToSelection();
+
+  // --- Rows -------------------------------------------------------------------
+  void SetCollapsed(int32_t node, bool collapsed);
+  bool IsCollapsed(int32_t node) const;
+  const std::vector<int32_t>& rows() const { return rows_; }
+  // The rectangle of a lane tree node's row in viewport coordinates (empty
+  // when folded away).
+  QRect RowRect(int32_t node) const;
+  // The lane tree node at a viewport y, or -1.
+  int32_t NodeAt(int y) const;
+
+  // --- Events -----------------------------------------------------------------
+  std::optional<trace::EventRef> EventAt(const QPoint& position) const;
+  void SelectEvent(const trace::EventRef& ref, bool bring_into_view);
+  void ClearSelection();
+  const std::optional<trace::EventRef>& selected_event() const { return selected_; }
+  // Lights up the events that ran these instructions (empty: none).
+  void HighlightInstructions(const QStringList& names);
+  const QStringList& highlighted_instructions() const { return highlighted_; }
+  bool IsHighlighted(const trace::EventRef& ref) const;
+  // The x (viewport coordinates) where an instant is drawn.
+  double XOfTime(double ps) const { return kHeaderWidth + viewport_.XOf(ps); }
+
+  void SetCycleUnits(bool cycles);
+  bool cycle_units() const { return cycle_units_; }
+  double clock_hz() const { return clock_hz_; }
+
+  // Draws a whole frame at the viewport's size (paint events, benchmarks).
+  void PaintFrame(QPainter& painter, const QRect& rect) const;
+  // Items drawn for the last frame (tests, benchmarks).
+  int64_t last_frame_items() const { return last_frame_items_; }
+
+ signals:
+  void eventSelected(const trace::EventRef& ref);
+  void selectionCleared();
+  void windowChanged();
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+  void scrollContentsBy(int dx, int dy) override;
+
+ private:
+  struct Overviews {
+    std::vector<std::vector<trace::LaneOverview>> lanes;  // [plane][line]
+  };
+  static std::shared_ptr<Overviews> BuildOverviews(const trace::Timeline& timeline);
+  void RebuildRows();
+  void SyncScrollBars();
+  void WindowMoved();
+  int RowHeight(int32_t node) const;
+  void PaintLane(QPainter& painter, const trace::LaneNode& lane, const QRect& row) const;
+  void PaintRuler(QPainter& painter, const QRect& rect) const;
+  void PaintFlows(QPainter& painter, const QRect& rect) const;
+  std::vector<trace::LodItem> ItemsOf(int32_t plane, int32_t line) const;
+  QColor EventColor(const trace::LaneNode& lane, int32_t metadata_id) const;
+
+  std::shared_ptr<const trace::Profile> profile_;
+  trace::LaneTree tree_;
+  std::vector<bool> collapsed_;
+  std::vector<int32_t> rows_;
+  std::vector<int> row_top_;      // content y of each visible row
+  std::vector<int> row_of_node_;  // visible row of each node, -1 when folded
+  int content_height_ = 0;
+  int scroll_y_ = 0;
+  TimeViewport viewport_;
+  double clock_hz_ = 0;
+  bool cycle_units_ = false;
+
+  std::shared_ptr<Overviews> overviews_;
+  bool overviews_ready_ = false;
+  QFutureWatcher<std::shared_ptr<Overviews>>* overview_watcher_ = nullptr;
+  int generation_ = 0;
+
+  std::optional<trace::EventRef> selected_;
+  QStringList highlighted_;
+  trace::InstructionEventMatcher matcher_;
+
+  // Mouse state.
+  QPoint press_position_;
+  QPoint last_position_;
+  bool dragging_ = false;
+  bool selecting_range_ = false;
+  std::optional<std::pair<double, double>> range_;
+  int hover_x_ = -1;
+  bool syncing_scrollbars_ = false;
+  mutable int64_t last_frame_items_ = 0;
+};
+
+}  // namespace systolic::views
