@@ -76,9 +76,12 @@ absl::StatusOr<DifferentialResult> CheckSameResults(const HloModule& original,
   if (original.entry_computation() == nullptr || compiled.entry_computation() == nullptr) {
     return absl::InvalidArgumentError("a module has no entry computation");
   }
+  SYSTOLIC_RETURN_IF_ERROR(
+      CheckArgumentsFit(*original.entry_computation(), options.max_host_bytes));
   std::vector<Literal> arguments = MakeRandomArguments(*original.entry_computation(), options.seed);
   EvaluatorOptions eval_options;
   eval_options.max_while_iterations = options.max_while_iterations;
+  eval_options.max_value_bytes = options.max_host_bytes;
   HloEvaluator before(eval_options);
   SYSTOLIC_ASSIGN_OR_RETURN(Literal expected, before.Evaluate(original, arguments));
   HloEvaluator after(eval_options);

@@ -22,6 +22,8 @@ struct DifferentialOptions {
   double relative_tolerance = 1e-4;
   double absolute_tolerance = 1e-5;
   int64_t max_while_iterations = 1 << 20;
+  // Host memory the arguments and any one value may take.
+  int64_t max_host_bytes = int64_t{1} << 30;
 };
 
 struct DifferentialResult {

@@ -165,8 +165,9 @@ absl::StatusOr<std::vector<int64_t>> CollectiveParticipants(const HloInstruction
     case GroupMode::kCrossReplicaAndPartition: {
       auto group = GroupOf(groups, device.replica_id, R, "replica");
       if (!group.ok()) return group.status();
-      for (int64_t r : *group) {
-        for (int64_t p = 0; p < P; ++p) out.push_back(r * P + p);
+      // Partition-major: every partition's copy of the replica group in turn.
+      for (int64_t p = 0; p < P; ++p) {
+        for (int64_t r : *group) out.push_back(r * P + p);
       }
       break;
     }

@@ -148,13 +148,20 @@ inline int64_t IntCompareKey(T v) {
   return static_cast<int64_t>(ToBits64(v) & IntegerMask<T>());
 }
 
+// a < b in the integer's own order (a u64 above INT64_MAX stays large).
+template <typename T>
+inline bool IntLess(T a, T b) {
+  if constexpr (kIsSigned<T>) return SignExtend(a) < SignExtend(b);
+  return (ToBits64(a) & IntegerMask<T>()) < (ToBits64(b) & IntegerMask<T>());
+}
+
 template <typename T>
 inline T IntMaximum(T a, T b) {
-  return IntCompareKey(a) >= IntCompareKey(b) ? a : b;
+  return IntLess(a, b) ? b : a;
 }
 template <typename T>
 inline T IntMinimum(T a, T b) {
-  return IntCompareKey(a) <= IntCompareKey(b) ? a : b;
+  return IntLess(b, a) ? b : a;
 }
 
 // A shift amount outside [0, bits) (negative amounts included).
@@ -204,8 +211,8 @@ inline T IntAbs(T a) {
 }
 template <typename T>
 inline T IntSign(T a) {
-  int64_t k = IntCompareKey(a);
-  return FromBits64<T>(static_cast<uint64_t>(int64_t(k > 0) - int64_t(k < 0)));
+  const T zero = FromBits64<T>(0);
+  return FromBits64<T>(static_cast<uint64_t>(int64_t(IntLess(zero, a)) - int64_t(IntLess(a, zero))));
 }
 
 // XLA: x^0 = 1 and 1^x = 1; a negative exponent gives 1 for a base of 1 and

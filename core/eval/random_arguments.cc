@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "core/hlo/element_convert.h"
 
 namespace systolic {
@@ -60,6 +61,19 @@ void Fill(Literal& literal, SplitMix64& rng) {
   });
 }
 
+// In double: a pod-sized shape can overflow int64 bytes.
+double HostBytes(const Shape& shape) {
+  if (shape.IsTuple()) {
+    double bytes = 0;
+    for (const Shape& element : shape.tuple_shapes()) bytes += HostBytes(element);
+    return bytes;
+  }
+  if (!shape.IsArray()) return 0;
+  double elements = 1;
+  for (int64_t d : shape.dimensions()) elements *= double(d);
+  return elements * double(std::max<int64_t>(1, primitive_util::ByteWidth(shape.element_type())));
+}
+
 }  // namespace
 
 Literal MakeRandomLiteral(const Shape& shape, uint64_t seed) {
@@ -77,6 +91,20 @@ std::vector<Literal> MakeRandomArguments(const HloComputation& computation, uint
     args.push_back(MakeRandomLiteral(computation.parameter_instruction(i)->shape(), parameter_seed));
   }
   return args;
+}
+
+absl::Status CheckArgumentsFit(const HloComputation& computation, int64_t max_bytes) {
+  double total = 0;
+  for (int64_t i = 0; i < computation.num_parameters(); ++i) {
+    const HloInstruction* parameter = computation.parameter_instruction(i);
+    total += HostBytes(parameter->shape());
+    if (total > double(max_bytes)) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "the arguments need ", int64_t(total), " bytes of host memory by parameter %",
+          parameter->name(), " (", parameter->shape().ToString(), "); the budget is ", max_bytes));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace systolic

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/shape.h"
@@ -21,5 +22,10 @@ Literal MakeRandomLiteral(const Shape& shape, uint64_t seed);
 // One literal per parameter of `computation`; `stream` separates devices.
 std::vector<Literal> MakeRandomArguments(const HloComputation& computation, uint64_t seed,
                                          uint64_t stream = 0);
+
+// An error naming the parameter when the arguments of `computation` would
+// take more than `max_bytes` of host memory together (a program written for
+// a pod may have parameters no host holds).
+absl::Status CheckArgumentsFit(const HloComputation& computation, int64_t max_bytes);
 
 }  // namespace systolic

@@ -1,6 +1,6 @@
 // Conversion of one element between any two array types, with XLA's rules:
 // float -> integer truncates toward zero, saturates at the integer's range and
-// maps NaN to 0; integer -> integer wraps; anything -> pred is `!= 0`;
+// maps NaN to 0; integer -> integer wraps; real -> pred is `!= 0`;
 // real -> complex has a zero imaginary part; narrow floats round to nearest
 // even. Complex -> real is rejected by shape inference, and here takes the
 // real part.
@@ -49,7 +49,7 @@ To ConvertElement(From from) {
     return from;
   } else if constexpr (std::is_same_v<To, bool>) {
     if constexpr (kIsComplex<From>) {
-      return from != From(0);
+      return from.real() != 0;  // complex -> real keeps the real part
     } else {
       return static_cast<WideType<From>>(from) != 0;
     }

@@ -1206,6 +1206,26 @@ absl::Status TokenizeDense(absl::string_view content, std::vector<std::string>* 
   return absl::OkStatus();
 }
 
+// One part of a complex value: a number, or the bit pattern of an f32 (c64)
+// or f64 (c128) as 0x... (so that -0.0 and NaN payloads survive).
+bool ParseComplexPart(absl::string_view text, bool wide, double* out) {
+  text = absl::StripAsciiWhitespace(text);
+  if (absl::StartsWith(text, "0x") || absl::StartsWith(text, "0X")) {
+    uint64_t bits;
+    if (!absl::SimpleHexAtoi(text.substr(2), &bits)) return false;
+    if (wide) {
+      std::memcpy(out, &bits, sizeof(double));
+    } else {
+      const uint32_t narrow = uint32_t(bits);
+      float f;
+      std::memcpy(&f, &narrow, sizeof(float));
+      *out = f;
+    }
+    return true;
+  }
+  return absl::SimpleAtod(text, out);
+}
+
 absl::Status SetElement(Literal* literal, int64_t index, absl::string_view token) {
   PrimitiveType type = literal->element_type();
   auto bad = [&]() {
@@ -1226,9 +1246,10 @@ absl::Status SetElement(Literal* literal, int64_t index, absl::string_view token
     absl::string_view inner = token;
     if (!absl::ConsumePrefix(&inner, "(") || !absl::ConsumeSuffix(&inner, ")")) return bad();
     std::vector<absl::string_view> parts = absl::StrSplit(inner, ',');
+    const bool wide = type == C128;
     double re, im;
-    if (parts.size() != 2 || !absl::SimpleAtod(absl::StripAsciiWhitespace(parts[0]), &re) ||
-        !absl::SimpleAtod(absl::StripAsciiWhitespace(parts[1]), &im)) {
+    if (parts.size() != 2 || !ParseComplexPart(parts[0], wide, &re) ||
+        !ParseComplexPart(parts[1], wide, &im)) {
       return bad();
     }
     literal->SetFromComplex128(index, complex128(re, im));
@@ -1266,7 +1287,12 @@ absl::Status SetElement(Literal* literal, int64_t index, absl::string_view token
   if (primitive_util::IsUnsignedIntegralType(type)) {
     uint64_t v;
     if (!absl::SimpleAtoi(token, &v)) return bad();
-    literal->SetFromInt64(index, int64_t(v));
+    // Values above INT64_MAX only fit a u64 as they are.
+    if (type == U64) {
+      literal->data<uint64_t>()[index] = v;
+    } else {
+      literal->SetFromInt64(index, int64_t(v));
+    }
     return absl::OkStatus();
   }
   int64_t v;

@@ -113,6 +113,42 @@ OpConverter Binary(HloOpcode opcode) {
   };
 }
 
+// maximum / minimum; on complex numbers StableHLO orders (real, imag)
+// lexicographically, which HLO spells with compares and a select.
+OpConverter MinMax(HloOpcode opcode) {
+  return [opcode](ComputationBuilder& b, const Operation& op, const Operands& ops,
+                  const Shapes& shapes) -> Results {
+    if (ops.size() != 2) return b.Error(op, absl::StrCat(op.name, " takes two operands"));
+    SYSTOLIC_ASSIGN_OR_RETURN(Shape s, Single(b, op, shapes));
+    if (!s.IsArray() || !primitive_util::IsComplexType(s.element_type())) {
+      return One(b.Add(HloInstruction::CreateBinary(s, opcode, ops[0], ops[1]), op));
+    }
+    const Shape part(primitive_util::ComplexComponentType(s.element_type()), s.dimensions());
+    const Shape pred(PRED, s.dimensions());
+    auto unary = [&](HloOpcode o, HloInstruction* x) {
+      return b.Add(HloInstruction::CreateUnary(part, o, x), op);
+    };
+    auto compare = [&](HloInstruction* x, HloInstruction* y, ComparisonDirection d) {
+      return b.Add(HloInstruction::CreateCompare(pred, x, y, d, std::nullopt), op);
+    };
+    auto logical = [&](HloOpcode o, HloInstruction* x, HloInstruction* y) {
+      return b.Add(HloInstruction::CreateBinary(pred, o, x, y), op);
+    };
+    const ComparisonDirection wins =
+        opcode == HloOpcode::kMaximum ? ComparisonDirection::kGt : ComparisonDirection::kLt;
+    HloInstruction* lhs_re = unary(HloOpcode::kReal, ops[0]);
+    HloInstruction* rhs_re = unary(HloOpcode::kReal, ops[1]);
+    HloInstruction* lhs_im = unary(HloOpcode::kImag, ops[0]);
+    HloInstruction* rhs_im = unary(HloOpcode::kImag, ops[1]);
+    HloInstruction* lhs_wins = logical(
+        HloOpcode::kOr, compare(lhs_re, rhs_re, wins),
+        logical(HloOpcode::kAnd, compare(lhs_re, rhs_re, ComparisonDirection::kEq),
+                compare(lhs_im, rhs_im, wins)));
+    return One(b.Add(
+        HloInstruction::CreateTernary(s, HloOpcode::kSelect, lhs_wins, ops[0], ops[1]), op));
+  };
+}
+
 OpConverter Nary(HloOpcode opcode, size_t arity) {
   return [opcode, arity](ComputationBuilder& b, const Operation& op, const Operands& ops,
                          const Shapes& shapes) -> Results {
@@ -167,7 +203,26 @@ Results ConvertBroadcastInDim(ComputationBuilder& b, const Operation& op, const 
   SYSTOLIC_ASSIGN_OR_RETURN(Shape s, Single(b, op, shapes));
   SYSTOLIC_ASSIGN_OR_RETURN(auto dims, Ints(b, op, {"broadcast_dimensions", "dims"}));
   if (ops.size() != 1) return b.Error(op, "broadcast_in_dim takes one operand");
-  return One(b.Add(HloInstruction::CreateBroadcast(s, ops[0], dims), op));
+  HloInstruction* operand = ops[0];
+  const Shape& in = operand->shape();
+  if (in.IsArray() && int64_t(dims.size()) == in.rank()) {
+    // StableHLO stretches a size-1 dimension to any size; HLO broadcast maps
+    // sizes one to one, so such dimensions are reshaped away first.
+    std::vector<int64_t> kept_sizes, kept_dims;
+    for (int64_t i = 0; i < in.rank(); ++i) {
+      const bool stretched = in.dimensions(i) == 1 && dims[i] >= 0 && dims[i] < s.rank() &&
+                             s.dimensions(dims[i]) != 1;
+      if (stretched) continue;
+      kept_sizes.push_back(in.dimensions(i));
+      kept_dims.push_back(dims[i]);
+    }
+    if (kept_dims.size() != dims.size()) {
+      operand = b.Add(
+          HloInstruction::CreateReshape(Shape(in.element_type(), kept_sizes), operand), op);
+      dims = std::move(kept_dims);
+    }
+  }
+  return One(b.Add(HloInstruction::CreateBroadcast(s, operand, dims), op));
 }
 
 Results ConvertBroadcast(ComputationBuilder& b, const Operation& op, const Operands& ops,
@@ -790,22 +845,19 @@ Results ConvertReduceScatter(ComputationBuilder& b, const Operation& op, const O
 // StableHLO's all_to_all splits one dimension and concatenates along another;
 // HLO's array form uses one dimension for both, so a different concat
 // dimension is expressed with the tuple form plus a concatenate.
-Results ConvertAllToAll(ComputationBuilder& b, const Operation& op, const Operands& ops,
-                        const Shapes& shapes) {
-  SYSTOLIC_ASSIGN_OR_RETURN(int64_t split, Int(b, op, {"split_dimension"}));
-  SYSTOLIC_ASSIGN_OR_RETURN(int64_t concat, Int(b, op, {"concat_dimension"}));
-  SYSTOLIC_ASSIGN_OR_RETURN(int64_t count, Int(b, op, {"split_count"}));
-  if (ops.size() != 1 || shapes.size() != 1) return b.Error(op, "all_to_all: one operand supported");
-  const Shape& in = ops[0]->shape();
-  if (split < 0 || split >= in.rank() || concat < 0 || concat >= in.rank() || count <= 0 ||
-      in.dimensions(split) % count != 0) {
+absl::StatusOr<HloInstruction*> AllToAllOne(ComputationBuilder& b, const Operation& op,
+                                            HloInstruction* operand, const Shape& result,
+                                            int64_t split, int64_t concat, int64_t count) {
+  const Shape& in = operand->shape();
+  if (!in.IsArray() || split < 0 || split >= in.rank() || concat < 0 || concat >= in.rank() ||
+      count <= 0 || in.dimensions(split) % count != 0) {
     return b.Error(op, "all_to_all: bad split/concat dimensions or split_count");
   }
   if (split == concat) {
-    auto instr = HloInstruction::Create(HloOpcode::kAllToAll, shapes[0], ops);
+    auto instr = HloInstruction::Create(HloOpcode::kAllToAll, result, {operand});
     SYSTOLIC_RETURN_IF_ERROR(SetCollectiveAttributes(b, op, instr.get()));
     instr->set_dimensions({split});
-    return One(b.Add(std::move(instr), op));
+    return b.Add(std::move(instr), op);
   }
   // Split into `count` pieces, exchange them as a tuple, concatenate.
   std::vector<HloInstruction*> pieces;
@@ -817,14 +869,32 @@ Results ConvertAllToAll(ComputationBuilder& b, const Operation& op, const Operan
     Shape ps = in;
     ps.clear_layout();
     ps.set_dimensions(split, piece);
-    pieces.push_back(b.Add(HloInstruction::CreateSlice(ps, ops[0], starts, limits, strides), op));
+    pieces.push_back(b.Add(HloInstruction::CreateSlice(ps, operand, starts, limits, strides), op));
   }
   std::vector<Shape> piece_shapes(count, pieces[0]->shape());
   auto exchange = HloInstruction::Create(HloOpcode::kAllToAll, TupleOf(piece_shapes), pieces);
   SYSTOLIC_RETURN_IF_ERROR(SetCollectiveAttributes(b, op, exchange.get()));
   HloInstruction* exchanged = b.Add(std::move(exchange), op);
   std::vector<HloInstruction*> received = Unpack(b, op, exchanged);
-  return One(b.Add(HloInstruction::CreateConcatenate(shapes[0], received, concat), op));
+  return b.Add(HloInstruction::CreateConcatenate(result, received, concat), op);
+}
+
+// Several operands exchange independently over the same groups.
+Results ConvertAllToAll(ComputationBuilder& b, const Operation& op, const Operands& ops,
+                        const Shapes& shapes) {
+  SYSTOLIC_ASSIGN_OR_RETURN(int64_t split, Int(b, op, {"split_dimension"}));
+  SYSTOLIC_ASSIGN_OR_RETURN(int64_t concat, Int(b, op, {"concat_dimension"}));
+  SYSTOLIC_ASSIGN_OR_RETURN(int64_t count, Int(b, op, {"split_count"}));
+  if (ops.empty() || ops.size() != shapes.size()) {
+    return b.Error(op, "all_to_all needs one result per operand");
+  }
+  std::vector<HloInstruction*> results;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    SYSTOLIC_ASSIGN_OR_RETURN(HloInstruction * r,
+                              AllToAllOne(b, op, ops[i], shapes[i], split, concat, count));
+    results.push_back(r);
+  }
+  return results;
 }
 
 Results ConvertCollectivePermute(ComputationBuilder& b, const Operation& op, const Operands& ops,
@@ -1050,8 +1120,6 @@ const absl::flat_hash_map<std::string, OpConverter>& Converters() {
         {"atan2", HloOpcode::kAtan2},
         {"complex", HloOpcode::kComplex},
         {"divide", HloOpcode::kDivide},
-        {"maximum", HloOpcode::kMaximum},
-        {"minimum", HloOpcode::kMinimum},
         {"multiply", HloOpcode::kMultiply},
         {"or", HloOpcode::kOr},
         {"power", HloOpcode::kPower},
@@ -1063,6 +1131,8 @@ const absl::flat_hash_map<std::string, OpConverter>& Converters() {
         {"xor", HloOpcode::kXor},
     };
     for (const auto& [name, opcode] : binary) m[absl::StrCat("stablehlo.", name)] = Binary(opcode);
+    m["stablehlo.maximum"] = MinMax(HloOpcode::kMaximum);
+    m["stablehlo.minimum"] = MinMax(HloOpcode::kMinimum);
     m["stablehlo.select"] = Nary(HloOpcode::kSelect, 3);
     m["stablehlo.clamp"] = Nary(HloOpcode::kClamp, 3);
     m["stablehlo.dynamic_update_slice"] = [](ComputationBuilder& b, const Operation& op,

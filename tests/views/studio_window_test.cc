@@ -68,7 +68,7 @@ class StudioWindowTest : public QObject {
     broken.write("HloModule broken\nENTRY %main {\n  %x = f32[2] parameter(0\n}\n");
     broken.close();
     QVERIFY(!window.OpenFile(broken.fileName(), &error));
-    QVERIFY2(error.contains("broken.hlo:3"), qPrintable(error));
+    QVERIFY2(error.contains("broken.hlo:4:1"), qPrintable(error));
     QCOMPARE(window.profile(), open);
   }
 
