@@ -6,6 +6,7 @@
 #include <QRadioButton>
 #include <QStandardPaths>
 #include <QTemporaryFile>
+#include <QSettings>
 #include <QtTest>
 
 #include "tests/views/view_test_profile.h"
@@ -18,7 +19,10 @@ class RunProgramDialogTest : public QObject {
   Q_OBJECT
 
  private slots:
-  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();  // what an earlier run remembered
+  }
 
   void choicesAreValidatedAndRemembered() {
     {
