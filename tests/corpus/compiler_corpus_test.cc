@@ -4,6 +4,7 @@
 // reference evaluator can run the original (one device, no randomness), the
 // compiled module gives the same results: bit for bit unless a pass reported
 // a floating-point rewrite, else within a relative 1e-4 (absolute 1e-5).
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 
@@ -65,6 +66,9 @@ void CompileAndCompare(std::unique_ptr<HloModule> module, const std::string& whe
   DifferentialOptions check;
   check.exact = !history.changed_numerics();
   check.max_while_iterations = 100000;
+  // The evaluator runs each side once; larger programs are compared by the
+  // runtime corpus instead.
+  check.max_host_bytes = int64_t{1} << 26;
   auto same = CheckSameResults(*original, *result->module, check);
   if (!same.ok()) {
     // The evaluator cannot run the original (infeed, collectives, ...); a
@@ -86,9 +90,13 @@ void CompileFiles(const std::vector<std::filesystem::path>& files, Tally* tally)
     auto loaded = LoadHloFile(path.string(), /*verify=*/false);
     ASSERT_TRUE(loaded.ok()) << loaded.status();
     for (auto& entry : *loaded) {
+      const auto start = std::chrono::steady_clock::now();
       const std::string where = path.string() + ":" + std::to_string(entry.first_line);
       if (!entry.module.ok()) continue;  // the parse test reports these
       CompileAndCompare(std::move(entry.module).value(), where, tally);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (seconds > 2) std::printf("slow: %s %.1f s\n", where.c_str(), seconds);
     }
   }
 }
