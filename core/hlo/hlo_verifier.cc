@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -275,10 +276,22 @@ class Verifier {
   absl::Status VerifyAliasing();
   absl::Status VerifySchedule();
 
+  // Each computation's instructions, listed once: walking the computation's
+  // linked list again for every check is what a large module's time went to.
+  const std::vector<HloInstruction*>& InstructionsOf(const HloComputation& c);
+
   const HloModule& module_;
   const HloVerifierOptions& options_;
   absl::flat_hash_set<const HloComputation*> computations_;
+  // Node map: references stay valid while more computations are listed.
+  absl::node_hash_map<const HloComputation*, std::vector<HloInstruction*>> instructions_;
 };
+
+const std::vector<HloInstruction*>& Verifier::InstructionsOf(const HloComputation& c) {
+  auto [it, inserted] = instructions_.try_emplace(&c);
+  if (inserted) it->second = c.instructions();
+  return it->second;
+}
 
 // --- Messages ---------------------------------------------------------------------
 
@@ -341,7 +354,7 @@ absl::Status Verifier::VerifyComputationList() {
 }
 
 absl::Status Verifier::VerifyComputationStructure(const HloComputation& c) {
-  const std::vector<HloInstruction*> instructions = c.instructions();
+  const std::vector<HloInstruction*>& instructions = InstructionsOf(c);
   if (instructions.empty()) return Error(c, "has no instructions");
   absl::flat_hash_set<const HloInstruction*> members(instructions.begin(), instructions.end());
   if (members.contains(nullptr)) return Error(c, "has a null instruction");
@@ -460,7 +473,7 @@ absl::Status Verifier::VerifyUsers(const HloComputation& c,
     if (inserted) it->second.insert(users.begin(), users.end());
     return it->second.contains(user);
   };
-  for (const HloInstruction* instr : c.instructions()) {
+  for (const HloInstruction* instr : InstructionsOf(c)) {
     absl::flat_hash_set<const HloInstruction*> distinct(instr->operands().begin(),
                                                         instr->operands().end());
     for (const HloInstruction* op : distinct) {
@@ -470,7 +483,7 @@ absl::Status Verifier::VerifyUsers(const HloComputation& c,
       ++user_count[op];
     }
   }
-  for (const HloInstruction* instr : c.instructions()) {
+  for (const HloInstruction* instr : InstructionsOf(c)) {
     const auto& users = instr->users();
     if (int64_t(users.size()) == user_count[instr]) continue;
     absl::flat_hash_set<const HloInstruction*> seen;
@@ -496,7 +509,7 @@ absl::Status Verifier::VerifyAcyclic(const HloComputation& c) {
     const size_t n = instr->operands().size();
     return i < n ? instr->operands()[i] : instr->control_predecessors()[i - n];
   };
-  for (const HloInstruction* start : c.instructions()) {
+  for (const HloInstruction* start : InstructionsOf(c)) {
     if (state[start] != kUnvisited) continue;
     state[start] = kOnPath;
     stack.push_back({start, 0});
@@ -527,7 +540,7 @@ absl::Status Verifier::VerifyCallGraph() {
   absl::flat_hash_map<const HloComputation*, std::vector<const HloComputation*>> callees;
   for (const HloComputation* c : module_.computations()) {
     auto& list = callees[c];
-    for (const HloInstruction* instr : c->instructions()) {
+    for (const HloInstruction* instr : InstructionsOf(*c)) {
       for (const HloComputation* callee : instr->called_computations()) {
         if (callee == entry) {
           return Error(*instr, "calls the entry computation %", entry->name());
@@ -571,7 +584,7 @@ absl::Status Verifier::VerifyNamesUnique() {
   absl::flat_hash_map<absl::string_view, const HloInstruction*> by_name;
   for (const HloComputation* c : module_.computations()) {
     if (!options_.unique_names_across_module) by_name.clear();
-    for (const HloInstruction* instr : c->instructions()) {
+    for (const HloInstruction* instr : InstructionsOf(*c)) {
       auto [it, inserted] = by_name.emplace(instr->name(), instr);
       if (inserted) continue;
       if (it->second->parent() == c) {
@@ -1528,7 +1541,7 @@ absl::Status Verifier::VerifySchedule() {
   for (const HloComputation* c : module_.computations()) {
     const std::vector<HloInstruction*>* sequence = module_.schedule(c);
     if (sequence == nullptr) continue;
-    const std::vector<HloInstruction*> instructions = c->instructions();
+    const std::vector<HloInstruction*>& instructions = InstructionsOf(*c);
     const absl::flat_hash_set<const HloInstruction*> members(instructions.begin(),
                                                              instructions.end());
     absl::flat_hash_set<const HloInstruction*> done;
@@ -1565,12 +1578,12 @@ absl::Status Verifier::Run() {
   SYSTOLIC_RETURN_IF_ERROR(VerifyNamesUnique());
   // Every shape is checked for well-formedness before any is used to infer.
   for (const HloComputation* c : module_.computations()) {
-    for (const HloInstruction* instr : c->instructions()) {
+    for (const HloInstruction* instr : InstructionsOf(*c)) {
       SYSTOLIC_RETURN_IF_ERROR(VerifyShapeWellFormed(*instr));
     }
   }
   for (const HloComputation* c : module_.computations()) {
-    for (const HloInstruction* instr : c->instructions()) {
+    for (const HloInstruction* instr : InstructionsOf(*c)) {
       SYSTOLIC_RETURN_IF_ERROR(VerifyInstruction(*instr));
     }
   }
