@@ -1,6 +1,8 @@
 // Kernels of the binary elementwise opcodes, select and clamp.
 #include <cmath>
 #include <complex>
+#include <cstring>
+#include <type_traits>
 
 #include "absl/strings/str_cat.h"
 #include "core/eval/element_ops.h"
@@ -134,7 +136,24 @@ void SelectLoop(const void* const* in, void* out, int64_t n, const ElementwisePa
   const T* a = static_cast<const T*>(in[1]);
   const T* b = static_cast<const T*>(in[2]);
   T* o = static_cast<T*>(out);
-  for (int64_t i = 0; i < n; ++i) o[i] = p[i] ? a[i] : b[i];
+  // A bit mask instead of `p ? a : b`: the compiler keeps a branch per element
+  // for the ternary, and random predicates mispredict half of them.
+  using Bits = std::conditional_t<
+      sizeof(T) == 1, uint8_t,
+      std::conditional_t<sizeof(T) == 2, uint16_t,
+                         std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+  if constexpr (sizeof(T) <= 8 && sizeof(T) == sizeof(Bits) && std::is_trivially_copyable_v<T>) {
+    for (int64_t i = 0; i < n; ++i) {
+      Bits x, y;
+      std::memcpy(&x, static_cast<const void*>(&a[i]), sizeof(T));
+      std::memcpy(&y, static_cast<const void*>(&b[i]), sizeof(T));
+      const Bits mask = Bits(0) - Bits(p[i] ? 1 : 0);
+      const Bits r = Bits((x & mask) | (y & Bits(~mask)));
+      std::memcpy(static_cast<void*>(&o[i]), &r, sizeof(T));
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) o[i] = p[i] ? a[i] : b[i];
+  }
 }
 
 // clamp(lo, x, hi) = min(max(x, lo), hi) with the type's maximum / minimum.
