@@ -87,10 +87,7 @@ absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
     SYSTOLIC_ASSIGN_OR_RETURN(double mean_loss, MeanOverReplicas(loss));
     log.steps.push_back({step, size, mean_loss});
   }
-  for (size_t i = 0; i < params.size(); ++i) {
-    SYSTOLIC_ASSIGN_OR_RETURN(Literal value, params[i].ToLiteral());
-    log.parameters.push_back({names[i], std::move(value)});
-  }
+  SYSTOLIC_RETURN_IF_ERROR(RecordTrainedParameters(params, names, &log));
   RecordDevice(device, &log);
   return log;
 }

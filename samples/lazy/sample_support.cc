@@ -78,6 +78,16 @@ absl::StatusOr<double> MeanOverReplicas(const lazy::Tensor& loss) {
   return sum / double(values.size());
 }
 
+absl::Status RecordTrainedParameters(const std::vector<lazy::Tensor>& params,
+                                     const std::vector<std::string>& names, TrainingLog* log,
+                                     std::source_location where) {
+  for (size_t i = 0; i < params.size() && i < names.size(); ++i) {
+    SYSTOLIC_ASSIGN_OR_RETURN(Literal value, params[i].ToLiteral(where));
+    log->parameters.push_back({names[i], std::move(value)});
+  }
+  return absl::OkStatus();
+}
+
 void RecordDevice(const lazy::LazyDevice& device, TrainingLog* log) {
   log->compile_events = device.compile_events();
   log->programs.clear();

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <source_location>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -44,6 +46,12 @@ absl::StatusOr<std::shared_ptr<lazy::ExecutionBackend>> BackendFor(
 
 // The mean of a loss over the replicas (each holds its own batch's mean).
 absl::StatusOr<double> MeanOverReplicas(const lazy::Tensor& loss);
+
+// The trained values of `params` (read back from the device) under `names`;
+// the reads are attributed to the caller's line.
+absl::Status RecordTrainedParameters(
+    const std::vector<lazy::Tensor>& params, const std::vector<std::string>& names,
+    TrainingLog* log, std::source_location where = std::source_location::current());
 
 // Compile events, program texts, metrics and warnings of `device`.
 void RecordDevice(const lazy::LazyDevice& device, TrainingLog* log);
