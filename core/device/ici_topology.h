@@ -1,0 +1,67 @@
+// The chips of a slice and the ICI links between them: a ring, a 2D or a 3D
+// mesh or torus of chips of one spec. Each neighbouring pair is joined by one
+// link per direction with the spec's bandwidth and per-hop latency; an axis
+// wraps around (a torus) when the chip's interconnect is a torus and the
+// axis has more than two chips (on two chips the wrap link would join the
+// same neighbours again). Messages follow dimension-order routing: along
+// axis 0 first, then 1, then 2, the shorter way round on a wrapped axis.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/device/chip_spec.pb.h"
+
+namespace systolic::device {
+
+struct IciLink {
+  int64_t source_chip = 0;
+  int64_t target_chip = 0;
+  int axis = 0;
+  int direction = 1;  // +1 or -1 along the axis
+  double bytes_per_second = 0;
+  double hop_latency_seconds = 0;
+};
+
+using ChipCoordinates = std::array<int64_t, 3>;
+
+class IciTopology {
+ public:
+  // `bounds`: chips along each axis (one to three axes, each at least 1).
+  // Errors: more axes with several chips than the chip's interconnect has
+  // dimensions, an empty or oversized slice, a spec without ICI figures.
+  static absl::StatusOr<IciTopology> Create(const ChipSpec& spec, std::vector<int64_t> bounds);
+
+  int64_t chip_count() const { return chip_count_; }
+  const ChipCoordinates& bounds() const { return bounds_; }
+  bool wraps(int axis) const { return wraps_[axis]; }
+  // "4x4x4"
+  std::string ShapeString() const;
+
+  ChipCoordinates Coordinates(int64_t chip) const;
+  int64_t ChipAt(const ChipCoordinates& coordinates) const;
+
+  const std::vector<IciLink>& links() const { return links_; }
+  // The link leaving `chip` along `axis` in `direction`, or -1 at a mesh edge.
+  int LinkFrom(int64_t chip, int axis, int direction) const;
+  // "chip 3 +y" for lanes and messages.
+  std::string LinkName(int link) const;
+
+  // The links a message from `source` to `target` crosses, in order.
+  std::vector<int> Route(int64_t source, int64_t target) const;
+
+ private:
+  IciTopology() = default;
+
+  ChipCoordinates bounds_ = {1, 1, 1};
+  std::array<bool, 3> wraps_ = {false, false, false};
+  int64_t chip_count_ = 1;
+  std::vector<IciLink> links_;
+  // links_ index per (chip, axis, direction): chip * 6 + axis * 2 + (dir > 0).
+  std::vector<int> link_index_;
+};
+
+}  // namespace systolic::device
