@@ -37,6 +37,7 @@ absl::StatusOr<IciTopology> IciTopology::Create(const ChipSpec& spec,
         absl::StrCat("chip ", spec.name(), " has no ICI figures (topology and link bandwidth)"));
   }
   IciTopology t;
+  t.axes_ = int(bounds.size());
   int long_axes = 0;
   t.chip_count_ = 1;
   for (size_t axis = 0; axis < bounds.size(); ++axis) {
@@ -82,7 +83,7 @@ absl::StatusOr<IciTopology> IciTopology::Create(const ChipSpec& spec,
 }
 
 std::string IciTopology::ShapeString() const {
-  return absl::StrJoin(bounds_, "x");
+  return absl::StrJoin(bounds_.begin(), bounds_.begin() + axes_, "x");
 }
 
 ChipCoordinates IciTopology::Coordinates(int64_t chip) const {

@@ -57,6 +57,7 @@ class IciTopology {
   IciTopology() = default;
 
   ChipCoordinates bounds_ = {1, 1, 1};
+  int axes_ = 1;  // as written by the user: "4x4" has two
   std::array<bool, 3> wraps_ = {false, false, false};
   int64_t chip_count_ = 1;
   std::vector<IciLink> links_;

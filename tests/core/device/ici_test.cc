@@ -26,6 +26,7 @@ IciTopology Topology(absl::string_view preset, std::vector<int64_t> bounds) {
 }
 
 TEST(IciTopology, TorusLinksWrapOnlyOnAxesLongerThanTwo) {
+  EXPECT_EQ(Topology("v5e", {4, 4}).ShapeString(), "4x4");
   IciTopology t = Topology("v4", {4, 2, 1});
   EXPECT_EQ(t.chip_count(), 8);
   EXPECT_TRUE(t.wraps(0));
