@@ -1,41 +1,91 @@
 #include "core/device/ici_collectives.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 
 namespace systolic::device {
 namespace {
 
-// Ring steps appended to `out`: each step every chip sends one chunk to its
-// successor, after receiving the chunk of the step before. With
-// `continue_chain`, the first step waits for the last step already in `out`
-// (all-reduce's all-gather half follows its reduce-scatter half).
-void AppendRingSteps(const std::vector<int64_t>& ring, int64_t chunk, int64_t steps,
-                     absl::string_view what, bool continue_chain, std::vector<IciTransfer>* out) {
-  const int64_t n = int64_t(ring.size());
-  // The index of the transfer that last delivered into ring position i.
-  std::vector<int> last_into(size_t(n), -1);
-  if (continue_chain && int64_t(out->size()) >= n) {
-    // The previous step's transfer from position i delivered into i + 1.
-    const int base = int(out->size()) - int(n);
-    for (int64_t i = 0; i < n; ++i) last_into[size_t((i + 1) % n)] = base + int(i);
-  }
-  for (int64_t s = 0; s < steps; ++s) {
-    std::vector<int> delivered(size_t(n), -1);
-    for (int64_t i = 0; i < n; ++i) {
-      IciTransfer t;
-      t.source_chip = ring[size_t(i)];
-      t.target_chip = ring[size_t((i + 1) % n)];
-      t.bytes = chunk;
-      t.name = absl::StrCat(what, " step ", s, ": chip ", t.source_chip, " -> ", t.target_chip);
-      if (last_into[size_t(i)] >= 0) t.after.push_back(last_into[size_t(i)]);
-      delivered[size_t((i + 1) % n)] = int(out->size());
-      out->push_back(std::move(t));
+// Builds ring collectives phase by phase. In a phase, each ring passes
+// `steps` chunks to its successor, every send waiting for the chunk received
+// in the step before; a chip's first send in a phase waits for everything it
+// received in the last step of the phase before (a torus all-reduce works
+// along x, then y, then z).
+class RingPhases {
+ public:
+  explicit RingPhases(int64_t chips) : ready_after_(size_t(chips)) {}
+
+  void AddPhase(const std::vector<std::vector<int64_t>>& rings, int64_t chunk, int64_t steps,
+                absl::string_view what) {
+    std::vector<std::vector<int>> next_ready(ready_after_.size());
+    for (const std::vector<int64_t>& ring : rings) {
+      const int64_t n = int64_t(ring.size());
+      if (n < 2 || steps < 1) continue;
+      // The transfer that last delivered into ring position i (-1: none yet).
+      std::vector<int> last_into(size_t(n), -1);
+      for (int64_t s = 0; s < steps; ++s) {
+        std::vector<int> delivered(size_t(n), -1);
+        for (int64_t i = 0; i < n; ++i) {
+          IciTransfer t;
+          t.source_chip = ring[size_t(i)];
+          t.target_chip = ring[size_t((i + 1) % n)];
+          t.bytes = chunk;
+          t.name =
+              absl::StrCat(what, " step ", s, ": chip ", t.source_chip, " -> ", t.target_chip);
+          if (s == 0) {
+            t.after = ready_after_[size_t(t.source_chip)];
+          } else {
+            t.after.push_back(last_into[size_t(i)]);
+          }
+          delivered[size_t((i + 1) % n)] = int(transfers_.size());
+          transfers_.push_back(std::move(t));
+        }
+        last_into = std::move(delivered);
+      }
+      for (int64_t i = 0; i < n; ++i) next_ready[size_t(ring[size_t(i)])].push_back(last_into[size_t(i)]);
     }
-    last_into = std::move(delivered);
+    // Chips in no ring of this phase keep waiting for what they waited for.
+    for (size_t chip = 0; chip < next_ready.size(); ++chip) {
+      if (!next_ready[chip].empty()) ready_after_[chip] = std::move(next_ready[chip]);
+    }
   }
+
+  std::vector<IciTransfer> Take() { return std::move(transfers_); }
+
+ private:
+  std::vector<IciTransfer> transfers_;
+  std::vector<std::vector<int>> ready_after_;
+};
+
+// The rings of a torus axis: one per line of chips along it, each both ways
+// round (a bidirectional ring carries half the data in each direction).
+std::vector<std::vector<int64_t>> AxisRings(const IciTopology& topology, int axis) {
+  std::vector<std::vector<int64_t>> rings;
+  const ChipCoordinates& b = topology.bounds();
+  for (int64_t chip = 0; chip < topology.chip_count(); ++chip) {
+    ChipCoordinates c = topology.Coordinates(chip);
+    if (c[axis] != 0) continue;  // one line per starting chip
+    std::vector<int64_t> line;
+    for (int64_t k = 0; k < b[axis]; ++k) {
+      c[axis] = k;
+      line.push_back(topology.ChipAt(c));
+    }
+    rings.push_back(line);
+    std::reverse(line.begin(), line.end());
+    rings.push_back(std::move(line));
+  }
+  return rings;
 }
 
 int64_t ChunkOf(int64_t bytes, int64_t parts) { return parts > 0 ? (bytes + parts - 1) / parts : 0; }
+
+// Enough chip slots for a ring's ids.
+int64_t ChipsSpanned(const std::vector<int64_t>& ring) {
+  int64_t most = -1;
+  for (int64_t chip : ring) most = std::max(most, chip);
+  return most + 1;
+}
 
 }  // namespace
 
@@ -67,26 +117,64 @@ const char* IciCollectiveName(IciCollective collective) {
 }
 
 std::vector<IciTransfer> RingReduceScatter(const std::vector<int64_t>& ring, int64_t bytes) {
-  std::vector<IciTransfer> out;
   const int64_t n = int64_t(ring.size());
-  if (n > 1) AppendRingSteps(ring, ChunkOf(bytes, n), n - 1, "reduce-scatter", false, &out);
-  return out;
+  RingPhases phases(ChipsSpanned(ring));
+  phases.AddPhase({ring}, ChunkOf(bytes, n), n - 1, "reduce-scatter");
+  return phases.Take();
 }
 
 std::vector<IciTransfer> RingAllGather(const std::vector<int64_t>& ring, int64_t bytes) {
-  std::vector<IciTransfer> out;
   const int64_t n = int64_t(ring.size());
-  if (n > 1) AppendRingSteps(ring, ChunkOf(bytes, n), n - 1, "all-gather", false, &out);
-  return out;
+  RingPhases phases(ChipsSpanned(ring));
+  phases.AddPhase({ring}, ChunkOf(bytes, n), n - 1, "all-gather");
+  return phases.Take();
 }
 
 std::vector<IciTransfer> RingAllReduce(const std::vector<int64_t>& ring, int64_t bytes) {
-  std::vector<IciTransfer> out;
   const int64_t n = int64_t(ring.size());
-  if (n <= 1) return out;
-  AppendRingSteps(ring, ChunkOf(bytes, n), n - 1, "all-reduce (reduce-scatter)", false, &out);
-  AppendRingSteps(ring, ChunkOf(bytes, n), n - 1, "all-reduce (all-gather)", true, &out);
-  return out;
+  RingPhases phases(ChipsSpanned(ring));
+  phases.AddPhase({ring}, ChunkOf(bytes, n), n - 1, "all-reduce (reduce-scatter)");
+  phases.AddPhase({ring}, ChunkOf(bytes, n), n - 1, "all-reduce (all-gather)");
+  return phases.Take();
+}
+
+std::vector<IciTransfer> TorusCollective(const IciTopology& topology, IciCollective collective,
+                                         int64_t bytes) {
+  std::vector<int> axes;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (topology.bounds()[axis] > 1) axes.push_back(axis);
+  }
+  RingPhases phases(topology.chip_count());
+  const char* name = IciCollectiveName(collective);
+  // Reduce-scatter along each axis in turn, each on the shard the axis
+  // before left; all-gather retraces the axes backwards.
+  int64_t shard = bytes;
+  std::vector<int64_t> shard_before(3, bytes);
+  if (collective != IciCollective::kAllGather) {
+    for (int axis : axes) {
+      const int64_t n = topology.bounds()[axis];
+      shard_before[axis] = shard;
+      // Half the shard each way round; n - 1 chunks of 1/n of that.
+      phases.AddPhase(AxisRings(topology, axis), ChunkOf(ChunkOf(shard, 2), n), n - 1,
+                      absl::StrCat(name, " (reduce-scatter along ", std::string(1, "xyz"[axis]), ")"));
+      shard = ChunkOf(shard, n);
+    }
+  } else {
+    // The all-gather result is `bytes`; it starts from 1/chips of it.
+    for (int axis : axes) {
+      shard_before[axis] = shard;
+      shard = ChunkOf(shard, topology.bounds()[axis]);
+    }
+  }
+  if (collective != IciCollective::kReduceScatter) {
+    for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
+      const int axis = *it;
+      const int64_t n = topology.bounds()[axis];
+      phases.AddPhase(AxisRings(topology, axis), ChunkOf(ChunkOf(shard_before[axis], 2), n),
+                      n - 1, absl::StrCat(name, " (all-gather along ", std::string(1, "xyz"[axis]), ")"));
+    }
+  }
+  return phases.Take();
 }
 
 std::vector<IciTransfer> DirectAllToAll(const std::vector<int64_t>& group, int64_t bytes) {
@@ -138,13 +226,9 @@ absl::StatusOr<IciCollectiveTiming> TimeCollective(const IciTopology& topology,
   std::vector<IciTransfer> transfers;
   switch (collective) {
     case IciCollective::kAllReduce:
-      transfers = RingAllReduce(ring, bytes);
-      break;
     case IciCollective::kAllGather:
-      transfers = RingAllGather(ring, bytes);
-      break;
     case IciCollective::kReduceScatter:
-      transfers = RingReduceScatter(ring, bytes);
+      transfers = TorusCollective(topology, collective, bytes);
       break;
     case IciCollective::kAllToAll:
       transfers = DirectAllToAll(ring, bytes);

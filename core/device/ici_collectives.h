@@ -6,6 +6,9 @@
 // the step before, as XLA's ring all-reduce does:
 //   all-reduce      = reduce-scatter then all-gather, 2(n-1) steps;
 //   reduce-scatter  = n-1 steps;  all-gather = n-1 steps.
+// On a torus the same work goes one axis at a time, over one bidirectional
+// ring per line of chips along the axis (half the data each way round):
+// all-reduce = reduce-scatter along x, y, z, then all-gather along z, y, x.
 // all-to-all sends every other chip its chunk directly; collective-permute
 // sends each pair's whole buffer.
 #pragma once
@@ -29,6 +32,8 @@ const char* IciCollectiveName(IciCollective collective);
 std::vector<IciTransfer> RingReduceScatter(const std::vector<int64_t>& ring, int64_t bytes);
 std::vector<IciTransfer> RingAllGather(const std::vector<int64_t>& ring, int64_t bytes);
 std::vector<IciTransfer> RingAllReduce(const std::vector<int64_t>& ring, int64_t bytes);
+std::vector<IciTransfer> TorusCollective(const IciTopology& topology, IciCollective collective,
+                                         int64_t bytes);
 std::vector<IciTransfer> DirectAllToAll(const std::vector<int64_t>& group, int64_t bytes);
 std::vector<IciTransfer> DirectCollectivePermute(
     const std::vector<std::pair<int64_t, int64_t>>& source_target_pairs, int64_t bytes);
@@ -38,7 +43,8 @@ std::vector<IciTransfer> DirectCollectivePermute(
 // last returns to the first in one hop when the first axis is even).
 std::vector<int64_t> NeighbourRing(const IciTopology& topology);
 
-// One collective over the whole topology, timed.
+// One collective over the whole topology, timed: all-reduce, all-gather and
+// reduce-scatter axis by axis on bidirectional rings (TorusCollective).
 struct IciCollectiveTiming {
   IciCollective collective;
   int64_t bytes = 0;
