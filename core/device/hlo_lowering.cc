@@ -1,0 +1,114 @@
+#include "core/device/hlo_lowering.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "core/device/chip_figures.h"
+#include "core/device/core_program_builder.h"
+#include "core/device/hbm_fit_check.h"
+#include "core/device/kernel_plan.h"
+#include "core/device/kernel_tiling.h"
+#include "core/hlo/hlo_computation.h"
+#include "core/hlo/status_macros.h"
+
+namespace systolic::device {
+namespace {
+
+// Per core, the "done" ops a value depends on: its producing kernel's, or
+// for instructions that run no kernel (tuples, get-tuple-element, bitcasts)
+// those of their operands.
+using DoneOps = std::vector<std::vector<OpId>>;
+
+std::vector<HloInstruction*> ProgramOrder(const HloModule& module) {
+  const HloComputation* entry = module.entry_computation();
+  if (module.is_scheduled()) {
+    if (const std::vector<HloInstruction*>* sequence = module.schedule(entry)) return *sequence;
+  }
+  return entry->MakeInstructionPostOrder();
+}
+
+}  // namespace
+
+absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSpec& spec,
+                                           const LoweringOptions& options) {
+  if (module.entry_computation() == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(module.name(), ": the module has no entry computation"));
+  }
+  if (options.check_hbm) SYSTOLIC_RETURN_IF_ERROR(CheckFitsHbm(module, spec));
+
+  const int cores = std::max(1, spec.tensor_cores_per_chip());
+  // Two kernels are in flight at once (one computing, the next loading),
+  // each within half of VMEM; see the fence below.
+  const int64_t kernel_vmem = VmemBytes(spec) / 2;
+  const double hbm_bytes_per_cycle = HbmBytesPerCycle(spec);
+
+  LoweredProgram lowered;
+  lowered.program.cores.resize(cores);
+  std::vector<CoreProgramBuilder> builders;
+  builders.reserve(cores);
+  for (int c = 0; c < cores; ++c) {
+    builders.emplace_back(&lowered.program.cores[c], spec.dma().engines());
+  }
+  absl::flat_hash_map<const HloInstruction*, DoneOps> done;
+  // Per core, the done ops of its last two kernels: a kernel loads nothing
+  // before the one two back has finished, so at most two hold VMEM.
+  std::vector<std::deque<OpId>> recent(cores);
+
+  for (const HloInstruction* instr : ProgramOrder(module)) {
+    DoneOps inputs(cores);
+    for (const HloInstruction* operand : instr->operands()) {
+      auto it = done.find(operand);
+      if (it == done.end()) continue;
+      for (int c = 0; c < cores; ++c) {
+        inputs[c].insert(inputs[c].end(), it->second[c].begin(), it->second[c].end());
+      }
+    }
+    const KernelPlan plan = PlanKernel(*instr);
+    if (plan.kind == KernelKind::kNone) {
+      done[instr] = std::move(inputs);
+      continue;
+    }
+    auto after = [&](int c) {
+      std::vector<OpId> deps = inputs[c];
+      if (recent[c].size() == 2) deps.push_back(recent[c].front());
+      return deps;
+    };
+    auto finished = [&](int c, OpId op) {
+      recent[c].push_back(op);
+      if (recent[c].size() > 2) recent[c].pop_front();
+    };
+    DoneOps out(cores);
+    lowered.kernels.push_back(instr->name());
+    if (plan.kind == KernelKind::kUnmodelled) {
+      // Charged as moving its operands and results once through HBM.
+      const double bytes = double(plan.bytes_in + plan.bytes_out);
+      FixedWork work{std::max<int64_t>(1, int64_t(std::ceil(bytes / hbm_bytes_per_cycle))), 0};
+      const OpId op = builders[0].AddFixed(instr->name(),
+                                           absl::StrCat("unmodelled ", plan.why_unmodelled), work,
+                                           after(0));
+      finished(0, op);
+      out[0] = {op};
+      done[instr] = std::move(out);
+      continue;
+    }
+    SYSTOLIC_ASSIGN_OR_RETURN(CoreSteps steps,
+                              TileKernel(instr->name(), plan, spec, kernel_vmem));
+    for (int c = 0; c < cores; ++c) {
+      if (steps[c].empty()) continue;
+      const OpId op = builders[c].AddKernel(instr->name(), steps[c], after(c));
+      finished(c, op);
+      out[c] = {op};
+    }
+    done[instr] = std::move(out);
+  }
+  for (const CoreProgramBuilder& builder : builders) {
+    lowered.op_instruction.push_back(builder.instruction_of_op());
+  }
+  return lowered;
+}
+
+}  // namespace systolic::device

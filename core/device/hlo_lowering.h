@@ -1,0 +1,46 @@
+// Lowers a compiled HloModule's entry computation to a ChipProgram: each
+// instruction (in schedule order when the module is scheduled, else post
+// order) becomes DMA loads of its operands in VMEM-sized tiles, MXU passes
+// for dots and convolutions (fused or not), vector-unit passes for the rest,
+// and DMA of its results back to HBM, double buffered, split over the cores
+// when big enough. Only shapes are used, so lowering needs no values.
+//
+// Every op is named "<instruction>/<what>" and the side table maps it back
+// to its HLO instruction. Instructions the model does not cover become one
+// fixed-length op on the scalar unit named "<instruction>/unmodelled <why>".
+//
+// Cores share no dependencies (a ChipProgram has none across cores): each
+// runs its share of every instruction in order, which models a chip whose
+// cores synchronise only at the end of the program.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/device/chip_spec.pb.h"
+#include "core/device/device_program.h"
+#include "core/hlo/hlo_module.h"
+
+namespace systolic::device {
+
+struct LoweredProgram {
+  ChipProgram program;
+  // The HLO instruction of every op: op_instruction[core][op].
+  std::vector<std::vector<std::string>> op_instruction;
+  // The entry instructions that run a kernel, in program order.
+  std::vector<std::string> kernels;
+
+  const std::string& InstructionOf(int core, OpId op) const { return op_instruction[core][op]; }
+};
+
+struct LoweringOptions {
+  // Check that the module's live buffers fit HBM first (ResourceExhausted
+  // listing the largest buffers otherwise).
+  bool check_hbm = true;
+};
+
+absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSpec& spec,
+                                           const LoweringOptions& options = {});
+
+}  // namespace systolic::device

@@ -1,0 +1,169 @@
+#include "core/device/kernel_tiling.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "core/device/chip_figures.h"
+
+namespace systolic::device {
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t RoundUp(int64_t a, int64_t b) { return CeilDiv(a, b) * b; }
+
+// The share of `total` that part `i` of `parts` gets (shares sum to total).
+int64_t Share(int64_t total, int64_t parts, int64_t i) {
+  return total / parts + (i < total % parts ? 1 : 0);
+}
+
+// Half of `extent`, a multiple of `granule`, at least `granule`.
+int64_t Halve(int64_t extent, int64_t granule) {
+  return std::max(granule, RoundUp(CeilDiv(extent, 2), granule));
+}
+
+constexpr int64_t kAccumulatorBytes = 4;  // the MXU accumulates in f32
+// Vector chunks stay small enough that several are in flight, so loads
+// overlap compute even for mid-sized ops.
+constexpr int64_t kMaxVectorChunkBytes = 2 << 20;
+// Below this many vregs an op stays on one core: splitting would cost more
+// in issue than it saves.
+constexpr int64_t kMinVregsPerCore = 8;
+
+CoreSteps TileVector(const KernelPlan& plan, const ChipSpec& spec, int64_t vmem_budget) {
+  const int cores = std::max(1, spec.tensor_cores_per_chip());
+  const int64_t elements = std::max<int64_t>(1, plan.vector_elements);
+  // Two chunks of operands and two of results in flight.
+  const int64_t chunk_cap = std::max<int64_t>(1, std::min(vmem_budget / 4, kMaxVectorChunkBytes));
+  int64_t chunks = std::max<int64_t>(1, CeilDiv(plan.bytes_in + plan.bytes_out, chunk_cap));
+  if (elements >= int64_t(cores) * kMinVregsPerCore * VregElements(spec)) {
+    chunks = RoundUp(std::max<int64_t>(chunks, cores), cores);
+  }
+  chunks = std::min(chunks, elements);
+  CoreSteps steps(cores);
+  for (int64_t c = 0; c < chunks; ++c) {
+    TileStep step;
+    step.label = chunks == 1 ? "vpu" : absl::StrCat("vpu ", c);
+    step.unit = VectorUnit();
+    step.work = VectorWork{Share(elements, chunks, c), std::max<int64_t>(1, plan.ops_per_element),
+                           plan.transcendentals_per_element};
+    step.in_bytes = {Share(plan.bytes_in, chunks, c)};
+    step.output_bytes = Share(plan.bytes_out, chunks, c);
+    steps[c % cores].push_back(std::move(step));
+  }
+  return steps;
+}
+
+struct GemmTiles {
+  int64_t tm, tn, tk;
+};
+
+absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const KernelPlan& plan,
+                                     const ChipSpec& spec, int64_t vmem_budget) {
+  const int cores = std::max(1, spec.tensor_cores_per_chip());
+  const int mxus = std::max(1, spec.mxu().count());
+  const int64_t granule = std::max<int64_t>(1, std::max(spec.mxu().rows(), spec.mxu().cols()));
+  const int64_t stream_budget = vmem_budget / mxus;
+  int64_t operand_bytes = 0;
+  for (const GemmPlan& g : plan.gemms) operand_bytes += g.lhs_bytes() + g.rhs_bytes();
+  // Operands beyond the GEMMs' (a bias, a residual) arrive with each output tile.
+  const int64_t extra_in = std::max<int64_t>(0, plan.bytes_in - operand_bytes);
+
+  CoreSteps steps(cores);
+  for (size_t gi = 0; gi < plan.gemms.size(); ++gi) {
+    const GemmPlan& g = plan.gemms[gi];
+    const bool last_gemm = gi + 1 == plan.gemms.size();
+    const int64_t outputs = g.batch * g.gemm.m * g.gemm.n;
+    // The last GEMM's output is the kernel's; earlier ones spill theirs.
+    const int64_t out_total = last_gemm ? plan.bytes_out : outputs * kAccumulatorBytes;
+    const int64_t extra_total = last_gemm ? extra_in : 0;
+    auto fits = [&](const GemmTiles& t) {
+      const double share = double(t.tm * t.tn) / double(outputs);
+      const int64_t in = t.tm * t.tk * g.lhs_element_bytes + t.tk * t.tn * g.rhs_element_bytes +
+                         int64_t(double(extra_total) * share);
+      const int64_t out = std::max(t.tm * t.tn * kAccumulatorBytes,
+                                   int64_t(double(out_total) * share));
+      return 2 * in + 2 * out <= stream_budget;
+    };
+    GemmTiles t{g.gemm.m, g.gemm.n, g.gemm.k};
+    while (!fits(t)) {
+      int64_t* largest = nullptr;
+      for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+        if (*d > granule && (largest == nullptr || *d > *largest)) largest = d;
+      }
+      if (largest == nullptr) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            instruction, ": a ", t.tm, "x", t.tn, "x", t.tk, " GEMM tile of ", g.name,
+            " does not fit the ", stream_budget, " bytes of VMEM one MXU may use"));
+      }
+      *largest = Halve(*largest, granule);
+    }
+    // Enough output tiles for every MXU of every core, when the GEMM allows.
+    auto output_tiles = [&] { return g.batch * CeilDiv(g.gemm.m, t.tm) * CeilDiv(g.gemm.n, t.tn); };
+    while (output_tiles() < int64_t(cores) * mxus && (t.tm > granule || t.tn > granule)) {
+      int64_t* d = (t.tm >= t.tn && t.tm > granule) || t.tn <= granule ? &t.tm : &t.tn;
+      *d = Halve(*d, granule);
+    }
+    const int64_t m_tiles = CeilDiv(g.gemm.m, t.tm);
+    const int64_t n_tiles = CeilDiv(g.gemm.n, t.tn);
+    const int64_t k_tiles = CeilDiv(g.gemm.k, t.tk);
+    const int64_t tiles = output_tiles();
+    const int64_t epilogue_elements = last_gemm ? plan.vector_elements : 0;
+
+    // Output tile i goes to core i % cores, and there to MXU (i / cores) %
+    // mxus. A group of one tile per MXU runs its K steps in lock step, so
+    // the MXUs' loads interleave.
+    std::vector<std::vector<int64_t>> per_core(cores);
+    for (int64_t i = 0; i < tiles; ++i) per_core[i % cores].push_back(i);
+    for (int c = 0; c < cores; ++c) {
+      const std::vector<int64_t>& mine = per_core[c];
+      for (size_t group = 0; group < mine.size(); group += size_t(mxus)) {
+        const size_t group_end = std::min(mine.size(), group + size_t(mxus));
+        for (int64_t k = 0; k < k_tiles; ++k) {
+          for (size_t j = group; j < group_end; ++j) {
+            const int64_t i = mine[j];
+            const int64_t b = i / (m_tiles * n_tiles);
+            const int64_t mi = (i / n_tiles) % m_tiles;
+            const int64_t ni = i % n_tiles;
+            const int64_t tm = FoldExtent(g.gemm.m, t.tm, mi);
+            const int64_t tn = FoldExtent(g.gemm.n, t.tn, ni);
+            const int64_t tk = FoldExtent(g.gemm.k, t.tk, k);
+            const int mxu = int(j - group);
+            const double share = double(tm * tn) / double(g.gemm.m * g.gemm.n) / double(g.batch);
+            TileStep step;
+            step.label = absl::StrCat(plan.gemms.size() > 1 ? g.name + " " : "", "mxu",
+                                      g.batch > 1 ? absl::StrCat(" b", b) : "", " m", mi, " n",
+                                      ni, " k", k);
+            step.stream = mxu;
+            step.unit = Mxu(mxu);
+            step.work = MatmulWork{GemmShape{tm, tn, tk * g.passes}};
+            step.in_bytes = {tm * tk * g.lhs_element_bytes, tk * tn * g.rhs_element_bytes};
+            if (k == 0 && extra_total > 0) {
+              step.in_bytes.push_back(std::max<int64_t>(1, int64_t(double(extra_total) * share)));
+            }
+            step.opens_output = k == 0;
+            step.closes_output = k + 1 == k_tiles;
+            step.output_bytes =
+                std::max<int64_t>(1, int64_t(double(out_total) * share));
+            if (step.closes_output && epilogue_elements > 0) {
+              step.epilogue = VectorWork{
+                  std::max<int64_t>(1, int64_t(double(epilogue_elements) * share)),
+                  std::max<int64_t>(1, plan.ops_per_element), plan.transcendentals_per_element};
+            }
+            steps[c].push_back(std::move(step));
+          }
+        }
+      }
+    }
+  }
+  return steps;
+}
+
+}  // namespace
+
+absl::StatusOr<CoreSteps> TileKernel(const std::string& instruction, const KernelPlan& plan,
+                                     const ChipSpec& spec, int64_t vmem_budget) {
+  if (plan.kind == KernelKind::kMatrix) return TileMatrix(instruction, plan, spec, vmem_budget);
+  return TileVector(plan, spec, vmem_budget);
+}
+
+}  // namespace systolic::device

@@ -1,0 +1,62 @@
+// The simulated time of a compiled module on a chip: lower it, simulate the
+// chip program, and fold the trace back onto the HLO instructions.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/compiler/compiler.h"
+#include "core/device/chip_spec.pb.h"
+#include "core/device/hlo_lowering.h"
+#include "core/device/simulation_result.h"
+#include "core/hlo/hlo_module.h"
+
+namespace systolic::device {
+
+// One HLO instruction's share of the run, over all cores.
+struct OpTiming {
+  std::string instruction;
+  // The unit kind it kept busiest: "MXU", "vector", "DMA" or "scalar".
+  std::string unit;
+  int64_t start_cycle = 0;  // its first event's start
+  int64_t end_cycle = 0;    // its last event's end
+  double seconds = 0;       // end - start
+  double percent = 0;       // of the simulated time
+  double flops = 0;
+  int64_t bytes = 0;        // moved between HBM and VMEM
+  // Of the chip's peak for `unit` over `seconds`: FLOP/s for the MXUs and
+  // the vector unit, bytes/s of HBM for DMA.
+  double utilization = 0;
+  int64_t events = 0;
+};
+
+struct ProgramTiming {
+  std::string chip;
+  int64_t cycles = 0;
+  double seconds = 0;
+  double flops = 0;
+  double flops_per_second = 0;
+  double peak_flops_per_second = 0;
+  double sum_of_op_seconds = 0;  // more than `seconds` when ops overlap
+  std::vector<OpTiming> ops;     // in program order
+  LoweredProgram lowered;
+  SimulationResult simulation;
+};
+
+// Lowers and simulates an already compiled module.
+absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const ChipSpec& spec);
+
+struct TimedCompilation {
+  CompilationResult compilation;
+  ProgramTiming timing;
+};
+
+// Compiles `module` for `spec` (options.chip and the cost model set from
+// it unless given), then times the result.
+absl::StatusOr<TimedCompilation> CompileAndTime(std::unique_ptr<HloModule> module,
+                                                const ChipSpec& spec, CompileOptions options = {});
+
+}  // namespace systolic::device
