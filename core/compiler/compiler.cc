@@ -32,6 +32,10 @@ absl::StatusOr<std::unique_ptr<HloPassPipeline>> Compiler::BuildPipeline() const
   }
   SYSTOLIC_RETURN_IF_ERROR(add("call-inliner"));
   SYSTOLIC_RETURN_IF_ERROR(add("simplification"));
+  // Fewer, larger collectives: one launch and one synchronisation each.
+  SYSTOLIC_RETURN_IF_ERROR(add("all-reduce-combiner"));
+  SYSTOLIC_RETURN_IF_ERROR(add("all-gather-combiner"));
+  SYSTOLIC_RETURN_IF_ERROR(add("reduce-scatter-combiner"));
   SYSTOLIC_RETURN_IF_ERROR(add("layout-assignment"));
   AlgebraicSimplifierOptions layout_sensitive;
   layout_sensitive.is_layout_sensitive = true;

@@ -4,6 +4,7 @@
 #include "absl/strings/str_join.h"
 #include "core/compiler/algebraic_simplifier.h"
 #include "core/compiler/call_inliner.h"
+#include "core/compiler/collective_combiner.h"
 #include "core/compiler/hlo_constant_folding.h"
 #include "core/compiler/hlo_cse.h"
 #include "core/compiler/hlo_dce.h"
@@ -18,7 +19,8 @@ namespace systolic {
 
 std::vector<std::string> KnownPassNames() {
   return {"dce",       "cse",          "constant-folding", "tuple-simplifier",    "call-inliner",
-          "algsimp",   "simplification", "layout-assignment", "priority-fusion",
+          "algsimp",   "simplification", "all-reduce-combiner", "all-gather-combiner",
+          "reduce-scatter-combiner", "layout-assignment", "priority-fusion",
           "multi-output-fusion", "scheduler"};
 }
 
@@ -32,6 +34,11 @@ absl::StatusOr<std::unique_ptr<HloPassInterface>> CreatePass(absl::string_view n
   if (name == "algsimp") return std::make_unique<AlgebraicSimplifier>();
   if (name == "layout-assignment") return std::make_unique<LayoutAssignment>();
   if (name == "scheduler") return std::make_unique<HloMemoryScheduler>();
+  if (name == "all-reduce-combiner") return std::make_unique<CollectiveCombiner>(HloOpcode::kAllReduce);
+  if (name == "all-gather-combiner") return std::make_unique<CollectiveCombiner>(HloOpcode::kAllGather);
+  if (name == "reduce-scatter-combiner") {
+    return std::make_unique<CollectiveCombiner>(HloOpcode::kReduceScatter);
+  }
   if (name == "simplification") {
     auto fix = std::make_unique<HloPassFix<HloPassPipeline>>("simplification");
     fix->AddPass<AlgebraicSimplifier>();
