@@ -1,0 +1,55 @@
+#include "core/trace/tensor_layout.h"
+
+#include <algorithm>
+
+#include "core/hlo/hlo_computation.h"
+
+namespace systolic::trace {
+
+absl::StatusOr<TensorLayout> LayoutTensor(const HloInstruction& instruction, int64_t device_count) {
+  const Shape& shape = instruction.shape();
+  if (!shape.IsArray()) {
+    return absl::InvalidArgumentError("only arrays have one layout across devices");
+  }
+  const HloSharding sharding = instruction.has_sharding() ? instruction.sharding() : HloSharding::Replicate();
+  TensorLayout layout;
+  layout.instruction = instruction.name();
+  layout.shape = shape.ToString(false);
+  layout.sharding = sharding.ToString();
+  layout.tensor_dimensions = shape.dimensions();
+  layout.tile_grid = TileGridOf(sharding, int64_t(shape.dimensions().size()));
+  int64_t tiles = 1;
+  for (int64_t t : layout.tile_grid) tiles *= t;
+  layout.devices_of_tile.resize(size_t(tiles));
+  for (int64_t d = 0; d < device_count; ++d) {
+    absl::StatusOr<std::optional<DeviceTile>> tile = TileForDevice(sharding, shape, d);
+    if (!tile.ok()) return tile.status();
+    TensorLayout::Placement placement;
+    if (tile->has_value()) {
+      placement.holds = true;
+      placement.tile = **tile;
+      if (placement.tile.tile_index < tiles) layout.devices_of_tile[size_t(placement.tile.tile_index)].push_back(d);
+    }
+    layout.devices.push_back(placement);
+  }
+  for (const auto& holders : layout.devices_of_tile) layout.distinct_tiles += !holders.empty();
+  return layout;
+}
+
+std::vector<const HloInstruction*> ShardableTensors(const HloModule& module) {
+  std::vector<const HloInstruction*> out;
+  const HloComputation* entry = module.entry_computation();
+  if (!entry) return out;
+  for (const HloInstruction* i : entry->MakeInstructionPostOrder()) {
+    if (i->shape().IsArray()) out.push_back(i);
+  }
+  auto rank = [](const HloInstruction* i) {
+    if (!i->has_sharding()) return 2;
+    return i->opcode() == HloOpcode::kParameter ? 0 : 1;
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const HloInstruction* a, const HloInstruction* b) { return rank(a) < rank(b); });
+  return out;
+}
+
+}  // namespace systolic::trace

@@ -1,0 +1,43 @@
+// How one tensor of a program lies across the chips: for each device the
+// tile it holds (core/hlo/sharding_tiles.h), the tile grid, and how many
+// distinct tiles there are (fewer than devices: some are replicas). What
+// the sharding view draws on the topology.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/hlo/hlo_instruction.h"
+#include "core/hlo/hlo_module.h"
+#include "core/hlo/sharding_tiles.h"
+
+namespace systolic::trace {
+
+struct TensorLayout {
+  std::string instruction;
+  std::string shape;     // "f32[256,1024]"
+  std::string sharding;  // "{devices=[1,8]<=[8]}"
+  std::vector<int64_t> tensor_dimensions;
+  std::vector<int64_t> tile_grid;  // tiles per tensor dimension
+  // tiles[d]: the tile of device d; `holds` false where it holds none.
+  struct Placement {
+    bool holds = false;
+    DeviceTile tile;
+  };
+  std::vector<Placement> devices;
+  int64_t distinct_tiles = 0;
+  // Devices holding each tile index (size: product of tile_grid).
+  std::vector<std::vector<int64_t>> devices_of_tile;
+};
+
+// The layout of `instruction`'s array value over `device_count` devices.
+// An instruction without a sharding is replicated; tuples are an error.
+absl::StatusOr<TensorLayout> LayoutTensor(const HloInstruction& instruction, int64_t device_count);
+
+// Instructions of the entry computation with an array value, those with a
+// sharding first (parameters before the rest), then the others.
+std::vector<const HloInstruction*> ShardableTensors(const HloModule& module);
+
+}  // namespace systolic::trace

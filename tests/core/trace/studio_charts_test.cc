@@ -1,0 +1,166 @@
+// What the recompilations, sharding and memory views read from the core:
+// module diffs, the recompilation report, tensors over chips, memory over
+// program order and the topology of a program file.
+#include <algorithm>
+
+#include "gtest/gtest.h"
+#include "core/compiler/buffer_assignment.h"
+#include "core/hlo/hlo_computation.h"
+#include "core/hlo/hlo_parser.h"
+#include "core/trace/device_topology.h"
+#include "core/trace/memory_timeline.h"
+#include "core/trace/module_text_diff.h"
+#include "core/trace/program_profile.h"
+#include "core/trace/recompilation_report.h"
+#include "core/trace/tensor_layout.h"
+
+namespace systolic::trace {
+namespace {
+
+constexpr char kSharded[] = R"(
+HloModule sharded, num_partitions=4
+ENTRY %main (x: f32[8,16], w: f32[16,4]) -> f32[8,4] {
+  %x = f32[8,16]{1,0} parameter(0), sharding={devices=[2,1,2]0,1,2,3 last_tile_dim_replicate}
+  %w = f32[16,4]{1,0} parameter(1), sharding={devices=[1,4]<=[4]}
+  %neg = f32[8,16]{1,0} negate(f32[8,16]{1,0} %x)
+  %exp = f32[8,16]{1,0} exponential(f32[8,16]{1,0} %neg)
+  ROOT %dot = f32[8,4]{1,0} dot(f32[8,16]{1,0} %exp, f32[16,4]{1,0} %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)";
+
+TEST(ModuleTextDiff, MarksChangedLinesOnly) {
+  const ModuleTextDiff diff = DiffModuleText("a\nb\nc\nd\n", "a\nB\nc\nd\ne\n");
+  EXPECT_EQ(diff.removed, 1);
+  EXPECT_EQ(diff.added, 2);
+  ASSERT_EQ(diff.lines.size(), 6u);
+  EXPECT_EQ(diff.lines[1].kind, DiffLine::Kind::kRemoved);
+  EXPECT_EQ(diff.lines[1].text, "b");
+  EXPECT_EQ(diff.lines[2].kind, DiffLine::Kind::kAdded);
+  EXPECT_EQ(diff.lines[5].text, "e");
+  EXPECT_EQ(diff.lines[5].after_line, 4);
+  EXPECT_TRUE(DiffModuleText("x\ny", "x\ny\n").identical());
+  EXPECT_EQ(FormatDiff(DiffModuleText("1\n2\n3\n4\n5\n6\n", "1\n2\n3\n4\n5\nsix\n"), 1),
+            "…\n  5\n- 6\n+ six\n");
+}
+
+Profile ProfileWithCompiles() {
+  Profile p;
+  p.programs.push_back({1, "train_step", "fp1", {}, {}, {}});
+  p.programs.push_back({2, "train_step", "fp2", {}, {}, {}});
+  p.programs.push_back({3, "train_step", "fp3", {}, {}, {}});
+  p.compile_events = {
+      {10, 0, 1, "fp1", false, 1000, "never seen: first compile of 'train_step'", -1},
+      {20, 1, 1, "fp1", true, 0, "", -1},
+      {30, 2, 2, "fp2", false, 3000, "argument 0 (x): now f32[16,128], before f32[8,128]", 1},
+      {40, 3, 3, "fp3", false, 2000, "argument 0 (x): now f32[24,128], before f32[16,128]", 2},
+      {50, 4, 3, "fp3", true, 0, "", -1},
+  };
+  return p;
+}
+
+TEST(RecompilationReport, CountsPerStepAndNamesTheTopCause) {
+  const RecompilationReport report = ReportRecompilations(ProfileWithCompiles());
+  EXPECT_EQ(report.misses, 3);
+  EXPECT_EQ(report.hits, 2);
+  EXPECT_EQ(report.recompiles, 2);
+  ASSERT_EQ(report.steps.size(), 5u);
+  EXPECT_EQ(report.steps[2], (StepCompiles{2, 1, 0, 3000}));
+  EXPECT_EQ(report.steps[4], (StepCompiles{4, 0, 1, 0}));
+  ASSERT_FALSE(report.recompile_causes.empty());
+  EXPECT_EQ(report.recompile_causes[0].kind, "argument shape");
+  EXPECT_EQ(report.recompile_causes[0].count, 2);
+  EXPECT_TRUE(report.keeps_recompiling);
+  EXPECT_NE(report.banner.find("train_step keeps recompiling"), std::string::npos) << report.banner;
+  EXPECT_NE(report.banner.find("now f32[24,128]"), std::string::npos) << report.banner;
+}
+
+TEST(RecompilationReport, OneRecompileIsNotABanner) {
+  Profile p = ProfileWithCompiles();
+  p.compile_events.pop_back();
+  p.compile_events.pop_back();
+  const RecompilationReport report = ReportRecompilations(p);
+  EXPECT_EQ(report.recompiles, 1);
+  EXPECT_FALSE(report.keeps_recompiling);
+  EXPECT_TRUE(report.banner.empty());
+  const ComparedPrograms programs = ProgramsOfMiss(p, p.compile_events[2]);
+  ASSERT_NE(programs.now, nullptr);
+  ASSERT_NE(programs.before, nullptr);
+  EXPECT_EQ(programs.before->id, 1);
+}
+
+TEST(RecompilationReport, CauseKinds) {
+  auto kind = [](const std::string& cause, bool hit = false) {
+    CompileEvent e;
+    e.cache_hit = hit;
+    e.cause = cause;
+    return CauseKindOf(e);
+  };
+  EXPECT_EQ(kind("", true), "cache hit");
+  EXPECT_EQ(kind("never seen: first compile of 'f'"), "first compile");
+  EXPECT_EQ(kind("argument 1 (w) sharding: now {replicated}, before {maximal device=0}"), "argument sharding");
+  EXPECT_EQ(kind("changed constant: now \"c = 2\", before \"c = 1\""), "changed constant");
+  EXPECT_EQ(kind("3 of 9 instructions differ; first difference"), "different instruction");
+  EXPECT_EQ(kind("instruction count: now 5, before 4"), "instruction count");
+}
+
+TEST(TensorLayout, ReplicasShareATileAndColumnsSplit) {
+  auto module = ParseAndReturnUnverifiedModule(kSharded);
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::vector<const HloInstruction*> tensors = ShardableTensors(**module);
+  ASSERT_GE(tensors.size(), 2u);
+  EXPECT_EQ(tensors[0]->name(), "x");
+  EXPECT_EQ(tensors[1]->name(), "w");
+  absl::StatusOr<TensorLayout> x = LayoutTensor(*tensors[0], 4);
+  ASSERT_TRUE(x.ok()) << x.status();
+  EXPECT_EQ(x->distinct_tiles, 2);
+  EXPECT_EQ(x->tile_grid, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(x->devices_of_tile[1], (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(x->devices[3].tile.dimensions, (std::vector<int64_t>{4, 16}));
+  absl::StatusOr<TensorLayout> w = LayoutTensor(*tensors[1], 4);
+  ASSERT_TRUE(w.ok());
+  EXPECT_EQ(w->distinct_tiles, 4);
+  EXPECT_EQ(w->devices[2].tile.offsets, (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(w->devices[2].tile.bytes, 16 * 1 * 4);
+}
+
+TEST(MemoryTimeline, PeakIsTheBufferAssignmentsPeak) {
+  auto module = ParseAndReturnUnverifiedModule(kSharded);
+  ASSERT_TRUE(module.ok());
+  absl::StatusOr<BufferAssignment> assignment = BufferAssignment::Run(**module);
+  ASSERT_TRUE(assignment.ok()) << assignment.status();
+  const BufferAssignmentRecord record = RecordBufferAssignment(*assignment);
+  const MemoryTimeline timeline = MemoryOverProgramOrder(record);
+  EXPECT_EQ(timeline.peak_bytes, assignment->peak_bytes());
+  EXPECT_EQ(int64_t(timeline.allocated_bytes.size()), assignment->program_length());
+  EXPECT_EQ(timeline.allocated_bytes, assignment->LiveBytes(0));
+  ASSERT_FALSE(timeline.live_at_peak.empty());
+  for (size_t i = 1; i < timeline.live_at_peak.size(); ++i) {
+    EXPECT_GE(timeline.live_at_peak[i - 1].size_bytes, timeline.live_at_peak[i].size_bytes);
+  }
+  int64_t sum = 0;
+  for (const BufferRecord& b : timeline.live_at_peak) sum += b.size_bytes;
+  EXPECT_GE(sum, timeline.peak_bytes);
+  EXPECT_EQ(MemorySpacesOf(record), (std::vector<std::string>{"HBM"}));
+}
+
+TEST(DeviceTopology, NearlySquareTorus) {
+  const TopologyRecord eight = TopologyForDevices(8);
+  EXPECT_EQ(eight.shape, "4x2");
+  EXPECT_EQ(eight.wraparound, (std::vector<bool>{true, false}));
+  EXPECT_EQ(eight.chips[5].coordinates, (std::vector<int32_t>{1, 1}));
+  // x: 2 links each way per chip on a ring of 4; y: one neighbour.
+  EXPECT_EQ(eight.links.size(), 8u * 3u);
+  EXPECT_EQ(TopologyForDevices(7).shape, "7");
+  EXPECT_EQ(TopologyForDevices(16).shape, "4x4");
+}
+
+TEST(ProgramProfile, ProgramFileGetsChipsAndMemory) {
+  auto module = ParseAndReturnUnverifiedModule(kSharded);
+  ASSERT_TRUE(module.ok());
+  const Profile profile = ProfileOfModules({module->get()}, "sharded.hlo");
+  EXPECT_EQ(profile.topology.chip_count(), 4);
+  EXPECT_FALSE(profile.programs[0].buffer_assignment.empty());
+}
+
+}  // namespace
+}  // namespace systolic::trace
