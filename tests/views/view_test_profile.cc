@@ -7,7 +7,10 @@
 #include "core/hlo/execution_unit.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_file.h"
+#include "absl/strings/str_replace.h"
+#include "core/compiler/buffer_assignment.h"
 #include "core/hlo/hlo_parser.h"
+#include "core/trace/memory_timeline.h"
 #include "core/trace/profile_writer.h"
 
 namespace systolic::views::testing {
@@ -208,10 +211,36 @@ trace::Profile MakeMlpProfile(const TestProfileOptions& options) {
     program.snapshots.push_back(trace::SnapshotModule(*input, "dce", 2100, false));
     program.snapshots.push_back(trace::SnapshotModule(**fused, "priority-fusion", 48000, true));
     program.shardings = trace::CollectShardings(**fused);
+    absl::StatusOr<BufferAssignment> buffers = BufferAssignment::Run(**fused);
+    if (buffers.ok()) program.buffer_assignment = trace::RecordBufferAssignment(*buffers);
   }
   p.programs.push_back(program);
   p.compile_events.push_back({5, 0, 1, "fp-mlp", false, 3'200'000, "first compile", -1});
-  for (int s = 1; s < options.steps; ++s) p.compile_events.push_back({5 + s, s, 1, "fp-mlp", true, 0, "", -1});
+  // From step 3 the batch doubles: one recompile, compared with the first
+  // program, then hits on the new one.
+  const int bigger_batch_step = 3;
+  if (options.steps > bigger_batch_step && input) {
+    trace::ProgramRecord bigger;
+    bigger.id = 2;
+    bigger.name = "mlp_layer";
+    bigger.fingerprint = "fp-mlp-b64";
+    const std::string text = absl::StrReplaceAll(
+        program.snapshots.front().hlo_text, {{"f32[32,", "f32[64,"}, {"s32[32]", "s32[64]"}});
+    auto module = ParseAndReturnUnverifiedModule(text);
+    if (module.ok()) bigger.snapshots.push_back(trace::SnapshotModule(**module, "input", 0, false));
+    p.programs.push_back(bigger);
+  }
+  for (int s = 1; s < options.steps; ++s) {
+    if (s == bigger_batch_step && p.programs.size() > 1) {
+      p.compile_events.push_back({5 + s, s, 2, "fp-mlp-b64", false, 4'100'000,
+                                  "argument 0 (x): now f32[64,64], before f32[32,64]; "
+                                  "argument 3 (labels): now s32[64], before s32[32]",
+                                  1});
+    } else {
+      const bool second = s > bigger_batch_step && p.programs.size() > 1;
+      p.compile_events.push_back({5 + s, s, second ? 2 : 1, second ? "fp-mlp-b64" : "fp-mlp", true, 0, "", -1});
+    }
+  }
 
   const double ps_per_cycle = 1e12 / p.chip.clock_hz;
   std::vector<OpSpec> ops = fused.ok() ? StepOps(**fused) : std::vector<OpSpec>{};
@@ -300,6 +329,7 @@ trace::Profile MakeMlpProfile(const TestProfileOptions& options) {
   p.runs.push_back(run);
   trace::Metric& compile = p.GetOrAddMetric("CompileTime", trace::MetricKind::kSamples, "ns");
   compile.samples = {{5, 3.2e6}};
+  if (p.programs.size() > 1) compile.samples.push_back({5 + bigger_batch_step, 4.1e6});
   return p;
 }
 
