@@ -1,0 +1,138 @@
+// The sharding view on every sample program: each chip holds the tile the
+// core's TileForDevice gives it, replicas share a colour, the topology is
+// drawn with every chip, and a profile's stages are read when asked.
+#include <QDir>
+#include <QImage>
+#include <QSignalSpy>
+#include <QtTest>
+#include <set>
+
+#include <QFileInfo>
+
+#include "core/hlo/hlo_computation.h"
+#include "core/hlo/sharding_tiles.h"
+#include "core/stablehlo/program_file.h"
+#include "core/trace/program_profile.h"
+#include "tests/views/view_test_profile.h"
+#include "views/sharding_canvas.h"
+#include "views/sharding_view.h"
+#include "views/stage_store.h"
+
+namespace systolic::views {
+
+class ShardingViewTest : public QObject {
+  Q_OBJECT
+
+  // Opens a sample program as the studio does: the loaded modules adopted.
+  static std::shared_ptr<const trace::Profile> OpenProgram(const QString& path, StageStore* store) {
+    auto loaded = LoadProgramFile(path.toStdString(), /*verify=*/true);
+    if (!loaded.ok() || loaded->empty() || !(*loaded)[0].module.ok()) return nullptr;
+    std::unique_ptr<HloModule> module = std::move(*(*loaded)[0].module);
+    auto profile = std::make_shared<const trace::Profile>(
+        trace::ProfileOfModules({module.get()}, QFileInfo(path).fileName().toStdString()));
+    store->SetProfile(profile);
+    store->Adopt(profile->programs[0].id, 0,
+                 trace::StageModule::Adopt(std::move(module), profile->programs[0].snapshots[0]));
+    return profile;
+  }
+
+ private slots:
+  void chipsHoldTheCoresTiles() {
+    StageStore store;
+    auto profile = OpenProgram(SYSTOLIC_SOURCE_DIR "/samples/hlo/sharded_mlp.hlo", &store);
+    QVERIFY(profile);
+    QCOMPARE(profile->topology.chip_count(), int64_t(8));
+    ShardingView view(&store);
+    view.resize(1400, 800);
+    view.show();
+    view.Reload();
+    QVERIFY(view.tensor_names().contains("w1"));
+    // Opens on the first tensor that is split.
+    QVERIFY(view.layout());
+    QVERIFY(view.layout()->distinct_tiles > 1);
+    QVERIFY(view.SelectTensor("w1"));
+    const trace::TensorLayout* layout = view.layout();
+    QVERIFY(layout);
+    QCOMPARE(layout->distinct_tiles, int64_t(8));
+    const HloInstruction* w1 = store.Get(1, 0)->FindInstruction("w1");
+    QVERIFY(w1);
+    for (int64_t d = 0; d < 8; ++d) {
+      auto expected = TileForDevice(w1->sharding(), w1->shape(), d);
+      QVERIFY(expected.ok() && expected->has_value());
+      QCOMPARE(layout->devices[size_t(d)].tile, **expected);
+      const QString label = view.canvas()->ChipLabel(int32_t(d));
+      QVERIFY2(label.contains(QStringLiteral("tile %1 · ").arg(d)), qPrintable(label));
+      QVERIFY(label.contains("f32[256,128]"));
+      QVERIFY(label.contains(QStringLiteral("at (0,%1)").arg(128 * d)));
+      QVERIFY(label.contains("128 KiB") || label.contains("128.0 KiB"));
+      QVERIFY(!view.canvas()->ChipRect(int32_t(d)).isEmpty());
+    }
+    // Replicated: one tile, one colour on every chip.
+    QVERIFY(view.SelectTensor("x"));
+    QCOMPARE(view.layout()->distinct_tiles, int64_t(1));
+    QCOMPARE(view.layout()->devices_of_tile[0].size(), size_t(8));
+    QVERIFY(view.canvas()->ChipLabel(5).contains("tile 0 · "));
+    QVERIFY(view.canvas()->ChipLabel(5).contains("f32[64,256]"));
+    // Chips are distinct, and clicking one selects it.
+    std::set<std::pair<int, int>> places;
+    for (int32_t d = 0; d < 8; ++d) {
+      const QPointF c = view.canvas()->ChipRect(d).center();
+      places.insert({int(c.x()), int(c.y())});
+    }
+    QCOMPARE(places.size(), size_t(8));
+    QSignalSpy chip(&view, &ShardingView::chipSelected);
+    QTest::mouseClick(view.canvas(), Qt::LeftButton, {}, view.canvas()->ChipRect(6).center().toPoint());
+    QCOMPARE(chip.count(), 1);
+    QCOMPARE(chip.first().first().toInt(), 6);
+    QImage image(view.size(), QImage::Format_ARGB32);
+    view.render(&image);
+    QVERIFY(!image.isNull());
+  }
+
+  void everySampleTensorMatchesTheCore() {
+    const QDir samples(SYSTOLIC_SOURCE_DIR "/samples/hlo");
+    int checked = 0;
+    for (const QString& name : samples.entryList({"*.hlo"})) {
+      StageStore store;
+      auto profile = OpenProgram(samples.filePath(name), &store);
+      QVERIFY2(profile, qPrintable(name));
+      ShardingView view(&store);
+      view.Reload();
+      const int64_t devices = view.device_count();
+      const std::shared_ptr<const trace::StageModule> stage = store.Get(1, 0);
+      for (const QString& tensor : view.tensor_names()) {
+        QVERIFY(view.SelectTensor(tensor));
+        const HloInstruction* i = stage->FindInstruction(tensor.toStdString());
+        QVERIFY(i);
+        const HloSharding sharding = i->has_sharding() ? i->sharding() : HloSharding::Replicate();
+        for (int64_t d = 0; d < devices; ++d) {
+          auto expected = TileForDevice(sharding, i->shape(), d);
+          QVERIFY2(expected.ok(), qPrintable(name + " " + tensor));
+          QCOMPARE(view.layout()->devices[size_t(d)].holds, expected->has_value());
+          if (expected->has_value()) QCOMPARE(view.layout()->devices[size_t(d)].tile, **expected);
+        }
+        ++checked;
+      }
+    }
+    QVERIFY(checked > 20);
+  }
+
+  void aProfilesStageIsReadWhenAsked() {
+    StageStore store;
+    auto profile = std::make_shared<const trace::Profile>(testing::MakeMlpProfile());
+    store.SetProfile(profile);
+    ShardingView view(&store);
+    view.Reload();
+    QTRY_VERIFY_WITH_TIMEOUT(!view.busy(), 30000);
+    QVERIFY(!view.tensor_names().isEmpty());
+    QVERIFY(view.layout());
+    // Nothing is sharded: every chip of the 2x2 holds the whole tensor.
+    QCOMPARE(view.layout()->distinct_tiles, int64_t(1));
+    QCOMPARE(view.layout()->devices.size(), size_t(4));
+  }
+};
+
+}  // namespace systolic::views
+
+QTEST_MAIN(systolic::views::ShardingViewTest)
+#include "sharding_view_test.moc"
