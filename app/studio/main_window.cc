@@ -37,10 +37,13 @@
 #include "views/graph_pane.h"
 #include "views/graph_view.h"
 #include "views/hlo_syntax_highlighter.h"
+#include "views/memory_chart.h"
 #include "views/module_outline_model.h"
 #include "views/profile_explorer_model.h"
 #include "views/program_runner.h"
+#include "views/recompilations_view.h"
 #include "views/run_program_dialog.h"
+#include "views/sharding_view.h"
 #include "views/stage_store.h"
 #include "views/timeline_canvas.h"
 #include "views/timeline_view.h"
@@ -76,6 +79,9 @@ std::optional<MainWindow::View> MainWindow::ParseView(const QString& name) {
   if (name == "graph") return View::kGraph;
   if (name == "timeline") return View::kTimeline;
   if (name == "text" || name == "hlo") return View::kText;
+  if (name == "recompilations" || name == "compiles") return View::kRecompilations;
+  if (name == "sharding" || name == "topology") return View::kSharding;
+  if (name == "memory") return View::kMemory;
   return std::nullopt;
 }
 
@@ -104,6 +110,12 @@ MainWindow::MainWindow() {
   tabs_->addTab(graph_view_, "Graph");
   tabs_->addTab(timeline_view_, "Timeline");
   tabs_->addTab(text_view_, "HLO text");
+  recompilations_view_ = new views::RecompilationsView(tabs_);
+  sharding_view_ = new views::ShardingView(store_, tabs_);
+  memory_chart_ = new views::MemoryChart(tabs_);
+  tabs_->addTab(recompilations_view_, "Recompilations");
+  tabs_->addTab(sharding_view_, "Sharding");
+  tabs_->addTab(memory_chart_, "Memory");
   setCentralWidget(tabs_);
 
   explorer_model_ = new views::ProfileExplorerModel(this);
@@ -218,6 +230,9 @@ void MainWindow::CreateActions() {
   add(view, "&Graph", QKeySequence(Qt::CTRL | Qt::Key_1), [this] { ShowView(View::kGraph); });
   add(view, "&Timeline", QKeySequence(Qt::CTRL | Qt::Key_2), [this] { ShowView(View::kTimeline); });
   add(view, "HLO &Text", QKeySequence(Qt::CTRL | Qt::Key_3), [this] { ShowView(View::kText); });
+  add(view, "&Recompilations", QKeySequence(Qt::CTRL | Qt::Key_4), [this] { ShowView(View::kRecompilations); });
+  add(view, "&Sharding", QKeySequence(Qt::CTRL | Qt::Key_5), [this] { ShowView(View::kSharding); });
+  add(view, "&Memory", QKeySequence(Qt::CTRL | Qt::Key_6), [this] { ShowView(View::kMemory); });
   view->addSeparator();
   add(view, "&Find…", QKeySequence::Find, [this] { FindInCurrentView(); });
   add(view, "Find &Next", QKeySequence::FindNext, [this] {
@@ -280,6 +295,7 @@ void MainWindow::ShowShortcuts() {
       "<tr><td><b>Ctrl+O</b></td><td>open a program or profile</td></tr>"
       "<tr><td><b>Ctrl+R</b></td><td>compile and run the program</td></tr>"
       "<tr><td><b>Ctrl+1 / 2 / 3</b></td><td>graph / timeline / HLO text</td></tr>"
+      "<tr><td><b>Ctrl+4 / 5 / 6</b></td><td>recompilations / sharding / memory</td></tr>"
       "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find, next, previous</td></tr>"
       "<tr><td><b>Ctrl+= / Ctrl+- / Ctrl+0</b></td><td>zoom in, out, fit</td></tr>"
       "<tr><td><b>Ctrl+B</b></td><td>compare two stages side by side</td></tr>"
@@ -386,6 +402,9 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   explorer_model_->SetProfile(profile_.get());
   explorer_->expandToDepth(0);
   timeline_view_->SetProfile(profile_);
+  recompilations_view_->SetProfile(profile_);
+  sharding_view_->Reload();
+  memory_chart_->SetProfile(profile_);
   run_action_->setEnabled(is_program_file_);
 
   const trace::ProgramRecord* first = nullptr;
@@ -445,7 +464,7 @@ void MainWindow::ShowView(View view) { tabs_->setCurrentIndex(int(view)); }
 
 MainWindow::View MainWindow::current_view() const { return View(tabs_->currentIndex()); }
 
-bool MainWindow::busy() const { return graph_view_->busy(); }
+bool MainWindow::busy() const { return graph_view_->busy() || sharding_view_->busy(); }
 
 void MainWindow::WhenIdle(std::function<void()> done, int timeout_ms) {
   auto* timer = new QTimer(this);
@@ -597,6 +616,8 @@ void MainWindow::OnExplorerActivated(const QModelIndex& index) {
       break;
     case Kind::kCompile:
       OnExplorerClicked(index);
+      recompilations_view_->SelectCompile(int(item->compile));
+      ShowView(View::kRecompilations);
       break;
     default:
       break;

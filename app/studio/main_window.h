@@ -1,6 +1,6 @@
 // The studio's main window: the profile explorer and the program outline on
 // the left, the details of the selection on the right, the views (graph,
-// timeline, HLO text) as tabs; menus, shortcuts, recent files, drag and
+// timeline, HLO text, recompilations, sharding, memory) as tabs; menus, shortcuts, recent files, drag and
 // drop, and the layout and settings of the last session.
 #pragma once
 
@@ -24,8 +24,11 @@ class QAction;
 namespace systolic::views {
 class DetailsPane;
 class GraphView;
+class MemoryChart;
 class ModuleOutlineModel;
 class ProfileExplorerModel;
+class RecompilationsView;
+class ShardingView;
 class StageStore;
 class TimelineView;
 }  // namespace systolic::views
@@ -36,8 +39,8 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class View { kGraph = 0, kTimeline = 1, kText = 2 };
-  // "graph", "timeline", "text".
+  enum class View { kGraph = 0, kTimeline, kText, kRecompilations, kSharding, kMemory };
+  // "graph", "timeline", "text", "recompilations", "sharding", "memory".
   static std::optional<View> ParseView(const QString& name);
 
   MainWindow();
@@ -63,6 +66,9 @@ class MainWindow : public QMainWindow {
 
   views::GraphView* graph_view() const { return graph_view_; }
   views::TimelineView* timeline_view() const { return timeline_view_; }
+  views::RecompilationsView* recompilations_view() const { return recompilations_view_; }
+  views::ShardingView* sharding_view() const { return sharding_view_; }
+  views::MemoryChart* memory_chart() const { return memory_chart_; }
   views::DetailsPane* details() const { return details_; }
   views::ProfileExplorerModel* explorer_model() const { return explorer_model_; }
   QTreeView* explorer() const { return explorer_; }
@@ -99,6 +105,9 @@ class MainWindow : public QMainWindow {
   views::GraphView* graph_view_ = nullptr;
   views::TimelineView* timeline_view_ = nullptr;
   QPlainTextEdit* text_view_ = nullptr;
+  views::RecompilationsView* recompilations_view_ = nullptr;
+  views::ShardingView* sharding_view_ = nullptr;
+  views::MemoryChart* memory_chart_ = nullptr;
   views::ProfileExplorerModel* explorer_model_ = nullptr;
   QTreeView* explorer_ = nullptr;
   views::ModuleOutlineModel* outline_model_ = nullptr;

@@ -162,7 +162,8 @@ class StudioWindowTest : public QObject {
     bool done = false;
     window.WhenIdle([&] { done = true; });
     QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
-    for (auto view : {MainWindow::View::kGraph, MainWindow::View::kTimeline}) {
+    for (auto view : {MainWindow::View::kGraph, MainWindow::View::kTimeline, MainWindow::View::kRecompilations,
+                      MainWindow::View::kSharding, MainWindow::View::kMemory}) {
       window.ShowView(view);
       const QString path = dir_.filePath(QStringLiteral("view%1.png").arg(int(view)));
       QVERIFY(window.SaveScreenshot(path));
@@ -170,6 +171,9 @@ class StudioWindowTest : public QObject {
       QCOMPARE(image.size(), window.size());
     }
     QCOMPARE(MainWindow::ParseView("timeline"), std::optional<MainWindow::View>(MainWindow::View::kTimeline));
+    QCOMPARE(MainWindow::ParseView("recompilations"), std::optional<MainWindow::View>(MainWindow::View::kRecompilations));
+    QCOMPARE(MainWindow::ParseView("sharding"), std::optional<MainWindow::View>(MainWindow::View::kSharding));
+    QCOMPARE(MainWindow::ParseView("memory"), std::optional<MainWindow::View>(MainWindow::View::kMemory));
     QVERIFY(!MainWindow::ParseView("nonsense"));
   }
 };
