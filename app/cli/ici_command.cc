@@ -2,6 +2,8 @@
 //  [--json]`: one collective over every chip of a slice, timed by the ICI
 // simulator from the transfers its algorithm makes (ring collectives along a
 // neighbour ring, direct all-to-all and permute).
+// `systolic ici --topology PRESET:SHAPE FILE`: every collective of a program
+// (device d on chip d), one line each.
 //
 // --json keys: topology, chips, links, collective, bytes, transfers,
 // simulated_seconds, algorithm_bandwidth_bytes_per_second,
@@ -17,7 +19,9 @@
 #include "absl/strings/str_format.h"
 #include "app/cli/cli_command.h"
 #include "core/device/chip_spec_loader.h"
+#include "core/device/collective_lowering.h"
 #include "core/device/ici_collectives.h"
+#include "core/stablehlo/program_file.h"
 #include "core/runtime/topology_text.h"
 #include "nlohmann/json.hpp"
 
@@ -47,6 +51,52 @@ absl::StatusOr<int64_t> ParseByteSize(absl::string_view text) {
   return int64_t(value * scale);
 }
 
+// Every collective of the program at `path`, timed on `topology`.
+int ReportProgram(const std::string& path, const device::IciTopology& topology, bool json,
+                  std::ostream& out, std::ostream& err) {
+  auto modules = LoadProgramFile(path, /*verify=*/true);
+  if (!modules.ok()) {
+    err << "systolic ici: " << modules.status().message() << "\n";
+    return 1;
+  }
+  nlohmann::json all = nlohmann::json::array();
+  int failures = 0;
+  for (const HloFileModule& entry : *modules) {
+    if (!entry.module.ok()) {
+      err << "systolic ici: " << entry.module.status().message() << "\n";
+      ++failures;
+      continue;
+    }
+    const HloModule& module = **entry.module;
+    auto timings = device::TimeModuleCollectives(module, topology);
+    if (!timings.ok()) {
+      err << "systolic ici: " << path << ":" << entry.first_line << ": "
+          << timings.status().message() << "\n";
+      ++failures;
+      continue;
+    }
+    if (!json) out << module.name() << ": " << timings->size() << " collectives\n";
+    for (const device::CollectiveTiming& t : *timings) {
+      if (json) {
+        all.push_back({{"module", module.name()},
+                       {"instruction", t.instruction},
+                       {"collective", device::IciCollectiveName(t.collective)},
+                       {"bytes", t.bytes},
+                       {"groups", t.groups},
+                       {"transfers", t.transfers},
+                       {"simulated_seconds", t.seconds}});
+        continue;
+      }
+      out << absl::StrFormat("  %-28s %-18s %12d bytes  %3d groups  %10.3f us\n",
+                             absl::StrCat("%", t.instruction),
+                             device::IciCollectiveName(t.collective), t.bytes, t.groups,
+                             t.seconds * 1e6);
+    }
+  }
+  if (json) out << all.dump(2) << "\n";
+  return failures == 0 ? 0 : 1;
+}
+
 int RunIci(const CliArgs& args, std::ostream& out, std::ostream& err) {
   auto fail = [&](const absl::Status& status) {
     err << "systolic ici: " << status.message() << "\n";
@@ -61,6 +111,13 @@ int RunIci(const CliArgs& args, std::ostream& out, std::ostream& err) {
   while (bounds.size() > 1 && bounds.back() == 1) bounds.pop_back();
   auto topology = device::IciTopology::Create(*spec, bounds);
   if (!topology.ok()) return fail(topology.status());
+  if (!args.positional().empty()) {
+    int status = 0;
+    for (const std::string& path : args.positional()) {
+      status = std::max(status, ReportProgram(path, *topology, args.Has("json"), out, err));
+    }
+    return status;
+  }
   auto collective = device::ParseIciCollective(args.GetOr("collective", "all-reduce"));
   if (!collective.ok()) return fail(collective.status());
   auto bytes = ParseByteSize(args.GetOr("bytes", "1GiB"));
@@ -109,7 +166,7 @@ const CommandRegistration kRegistration({
                  "collective-permute"},
                 {"bytes", "SIZE", "each chip's buffer: 4096, 64KiB, 1GiB (default)"},
                 {"json", "", "print one JSON object"}},
-    .positional_usage = "",
+    .positional_usage = "[FILE...]",
     .run = RunIci,
 });
 

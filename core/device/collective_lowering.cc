@@ -1,0 +1,147 @@
+#include "core/device/collective_lowering.h"
+
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "core/compiler/shape_size.h"
+#include "core/eval/collectives.h"
+#include "core/eval/device_context.h"
+#include "core/eval/spmd_evaluator.h"
+#include "core/hlo/hlo_computation.h"
+
+namespace systolic::device {
+namespace {
+
+std::optional<IciCollective> CollectiveOf(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
+      return IciCollective::kAllReduce;
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+      return IciCollective::kAllGather;
+    case HloOpcode::kReduceScatter:
+      return IciCollective::kReduceScatter;
+    case HloOpcode::kAllToAll:
+      return IciCollective::kAllToAll;
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+      return IciCollective::kCollectivePermute;
+    default:
+      return std::nullopt;
+  }
+}
+
+// Each device's buffer as ici_collectives.h counts it: the all-gather
+// result, else the operands.
+int64_t BufferBytes(const HloInstruction& instr, IciCollective collective) {
+  if (collective == IciCollective::kAllGather) {
+    const Shape& result = instr.shape();
+    // all-gather-start gives (operands, results).
+    if (instr.opcode() == HloOpcode::kAllGatherStart && result.IsTuple() &&
+        result.tuple_shapes_size() == 2) {
+      return ByteSizeOf(result.tuple_shapes(1));
+    }
+    return ByteSizeOf(result);
+  }
+  int64_t bytes = 0;
+  for (const HloInstruction* op : instr.operands()) bytes += ByteSizeOf(op->shape());
+  return bytes;
+}
+
+// Appends `more` to `all`, shifting its dependencies past what is there.
+void Append(std::vector<IciTransfer> more, std::vector<IciTransfer>* all) {
+  const int offset = int(all->size());
+  for (IciTransfer& t : more) {
+    for (int& d : t.after) d += offset;
+    all->push_back(std::move(t));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(const HloModule& module,
+                                                                    const IciTopology& topology) {
+  // A module from a pass test may name more devices in its groups than its
+  // header says: count what it uses, as the evaluator does.
+  const SpmdDeviceCounts counts = RequiredDeviceCounts(module);
+  const int64_t replicas = std::max<int64_t>(1, counts.replicas);
+  const int64_t partitions = std::max<int64_t>(1, counts.partitions);
+  if (replicas * partitions > topology.chip_count()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the module runs on ", replicas * partitions, " devices (", replicas, " replicas x ",
+        partitions, " partitions); the ", topology.ShapeString(), " slice has ",
+        topology.chip_count(), " chips"));
+  }
+  std::vector<CollectiveTiming> out;
+  for (const HloComputation* computation : module.MakeComputationPostOrder()) {
+    for (const HloInstruction* instr : computation->MakeInstructionPostOrder()) {
+      const std::optional<IciCollective> collective = CollectiveOf(instr->opcode());
+      if (!collective) continue;
+      // The distinct groups the devices form for this instruction.
+      std::set<std::vector<int64_t>> groups;
+      for (int64_t r = 0; r < replicas; ++r) {
+        for (int64_t p = 0; p < partitions; ++p) {
+          eval::DeviceContext device;
+          device.replica_id = r;
+          device.partition_id = p;
+          device.replica_count = replicas;
+          device.partition_count = partitions;
+          auto participants = eval::CollectiveParticipants(*instr, device);
+          if (!participants.ok()) {
+            return absl::InvalidArgumentError(
+                absl::StrCat("%", instr->name(), ": ", participants.status().message()));
+          }
+          groups.insert(*std::move(participants));
+        }
+      }
+      CollectiveTiming timing;
+      timing.instruction = instr->name();
+      timing.computation = computation->name();
+      timing.collective = *collective;
+      timing.bytes = BufferBytes(*instr, *collective);
+      timing.groups = int64_t(groups.size());
+      std::vector<IciTransfer> transfers;
+      for (const std::vector<int64_t>& group : groups) {
+        switch (*collective) {
+          case IciCollective::kAllReduce:
+            Append(RingAllReduce(group, timing.bytes), &transfers);
+            break;
+          case IciCollective::kAllGather:
+            Append(RingAllGather(group, timing.bytes), &transfers);
+            break;
+          case IciCollective::kReduceScatter:
+            Append(RingReduceScatter(group, timing.bytes), &transfers);
+            break;
+          case IciCollective::kAllToAll:
+            Append(DirectAllToAll(group, timing.bytes), &transfers);
+            break;
+          case IciCollective::kCollectivePermute: {
+            // Pairs name positions in the group.
+            std::vector<std::pair<int64_t, int64_t>> pairs;
+            for (const auto& [source, target] : instr->source_target_pairs()) {
+              if (source >= 0 && target >= 0 && source < int64_t(group.size()) &&
+                  target < int64_t(group.size()) && source != target) {
+                pairs.push_back({group[size_t(source)], group[size_t(target)]});
+              }
+            }
+            Append(DirectCollectivePermute(pairs, timing.bytes), &transfers);
+            break;
+          }
+        }
+      }
+      timing.transfers = int64_t(transfers.size());
+      auto simulation = SimulateIciTransfers(topology, transfers);
+      if (!simulation.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("%", instr->name(), ": ", simulation.status().message()));
+      }
+      timing.seconds = simulation->seconds;
+      out.push_back(std::move(timing));
+    }
+  }
+  return out;
+}
+
+}  // namespace systolic::device
