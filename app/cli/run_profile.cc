@@ -1,0 +1,121 @@
+#include "app/cli/run_profile.h"
+
+#include <chrono>
+
+#include "absl/strings/str_cat.h"
+#include "core/device/chip_figures.h"
+#include "core/device/chip_spec_loader.h"
+#include "core/device/core_units.h"
+
+namespace systolic::cli {
+namespace {
+
+trace::ModuleSnapshot ToModuleSnapshot(const PassSnapshot& s) {
+  trace::ModuleSnapshot m;
+  m.pass_name = s.pass_name;
+  m.pass_duration_ns = s.duration_ns;
+  m.changed = s.changed;
+  m.hlo_text = s.hlo_text();
+  m.instruction_count = s.counts().instructions;
+  m.computation_count = s.counts().computations;
+  for (const InstructionRecord& r : s.instructions()) {
+    trace::InstructionProvenance p;
+    p.unique_id = r.unique_id;
+    p.name = r.name;
+    // An original instruction is its own origin; the profile leaves those empty.
+    if (!(r.origins.size() == 1 && r.origins[0].unique_id == r.unique_id)) {
+      for (const ProvenanceEntry& o : r.origins) p.origins.push_back({o.unique_id, o.name});
+    }
+    m.provenance.push_back(std::move(p));
+  }
+  return m;
+}
+
+trace::LaneKind KindOf(device::UnitKind kind) {
+  switch (kind) {
+    case device::UnitKind::kMxu: return trace::LaneKind::kMxu;
+    case device::UnitKind::kVector: return trace::LaneKind::kVector;
+    case device::UnitKind::kDma: return trace::LaneKind::kDma;
+    case device::UnitKind::kScalar: return trace::LaneKind::kScalar;
+  }
+  return trace::LaneKind::kOther;
+}
+
+}  // namespace
+
+trace::Profile MakeRunProfile(const std::string& title, const device::ChipSpec& spec,
+                              const CompilationResult& compilation,
+                              const device::ProgramTiming& timing) {
+  trace::Profile p;
+  p.info.producer = "systolic run";
+  p.info.title = title;
+  p.info.created_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+  p.chip.name = spec.name();
+  p.chip.spec_text = device::ChipSpecToText(spec);
+  p.chip.peak_flops_per_second = device::PeakFlopsPerSecond(spec);
+  p.chip.hbm_bytes = device::HbmBytes(spec);
+  p.chip.hbm_bandwidth_bytes_per_second = device::HbmBytesPerSecond(spec);
+  p.chip.clock_hz = device::ClockHz(spec);
+  p.chip.cores_per_chip = spec.tensor_cores_per_chip();
+  p.chip.mxus_per_core = spec.mxu().count();
+  p.chip.mxu_rows = spec.mxu().rows();
+  p.chip.mxu_cols = spec.mxu().cols();
+
+  trace::ProgramRecord program;
+  program.id = 1;
+  program.name = compilation.module->name();
+  for (const PassSnapshot& s : compilation.history.snapshots()) {
+    program.snapshots.push_back(ToModuleSnapshot(s));
+  }
+  program.shardings = trace::CollectShardings(*compilation.module);
+  const std::string program_name = program.name;
+  p.programs.push_back(std::move(program));
+
+  trace::CompileEvent compile;
+  compile.program_id = 1;
+  compile.step = 0;
+  compile.compile_time_ns = compilation.compile_time_ns;
+  compile.cause = "first compile";
+  p.compile_events.push_back(compile);
+
+  const double ps_per_cycle = 1e12 / device::ClockHz(spec);
+  const int64_t duration_ps = int64_t(double(timing.cycles) * ps_per_cycle);
+  trace::RunRecord run{1, "systolic run", 0, duration_ps, {{0, 1, 0, duration_ps}}};
+  p.runs.push_back(run);
+
+  trace::TimelinePlane& plane = p.timeline.AddPlane("/device:TPU:0", trace::PlaneKind::kDevice, 0);
+  plane.mutable_stats().push_back(plane.MakeDoubleStat("clock_hz", device::ClockHz(spec)));
+  trace::TimelineLine& steps = plane.AddLine("steps", trace::LaneKind::kSteps);
+  steps.Append(0, duration_ps, plane.InternEventName(program_name));
+  for (const device::UnitLane& lane : timing.simulation.lanes) {
+    trace::TimelineLine& line =
+        plane.AddLine(lane.name, KindOf(lane.unit.kind), lane.core,
+                      lane.unit.kind == device::UnitKind::kMxu ||
+                              lane.unit.kind == device::UnitKind::kDma
+                          ? lane.unit.index
+                          : -1);
+    const int32_t id = line.id();
+    for (const device::TraceEvent& e : lane.events) {
+      const std::string& instruction = timing.lowered.InstructionOf(lane.core, e.op);
+      std::vector<trace::Stat> stats = {
+          plane.MakeStringStat("hlo_op", instruction),
+          plane.MakeStringStat("long_name", e.name),
+          plane.MakeIntStat("cycles", e.duration_cycles),
+          plane.MakeDoubleStat("flops", e.flops),
+          plane.MakeIntStat("bytes", e.bytes),
+          plane.MakeDoubleStat("utilisation", e.utilization)};
+      if (e.stall_cycles > 0) {
+        stats.push_back(plane.MakeIntStat("stall_cycles", e.stall_cycles));
+        stats.push_back(plane.MakeStringStat("stall_cause", device::StallCauseName(e.stall_cause)));
+      }
+      plane.AddEvent(id, instruction, int64_t(double(e.start_cycle) * ps_per_cycle),
+                     int64_t(double(e.duration_cycles) * ps_per_cycle), stats);
+    }
+  }
+  p.timeline.Finalize();
+  return p;
+}
+
+}  // namespace systolic::cli
