@@ -47,8 +47,8 @@ GemmPlan PlanDot(const HloInstruction& dot) {
   plan.gemm.k = std::max<int64_t>(1, k);
   plan.gemm.m = std::max<int64_t>(1, lhs.num_elements() / per_batch_k);
   plan.gemm.n = std::max<int64_t>(1, rhs.num_elements() / per_batch_k);
-  plan.lhs_element_bytes = ElementBytes(lhs);
-  plan.rhs_element_bytes = ElementBytes(rhs);
+  plan.lhs_element_bytes = double(ElementBytes(lhs));
+  plan.rhs_element_bytes = double(ElementBytes(rhs));
   plan.passes = PassesFor(dot);
   return plan;
 }
@@ -65,8 +65,10 @@ GemmPlan PlanConvolution(const HloInstruction& conv) {
   plan.gemm.m = std::max<int64_t>(1, out.num_elements() / plan.gemm.n);
   plan.gemm.k = std::max<int64_t>(
       1, kernel.num_elements() / std::max<int64_t>(1, kernel.dimensions(d.kernel_output_feature_dimension)));
-  plan.lhs_element_bytes = ElementBytes(conv.operand(0)->shape());
-  plan.rhs_element_bytes = ElementBytes(kernel);
+  const Shape& input = conv.operand(0)->shape();
+  plan.lhs_element_bytes = double(input.num_elements() * ElementBytes(input)) /
+                           double(plan.gemm.m * plan.gemm.k);
+  plan.rhs_element_bytes = double(ElementBytes(kernel));
   plan.passes = PassesFor(conv);
   return plan;
 }

@@ -25,13 +25,15 @@ struct GemmPlan {
   std::string name;  // the dot or convolution (a fused instruction's name in a fusion)
   int64_t batch = 1;
   GemmShape gemm;
-  int64_t lhs_element_bytes = 2;
-  int64_t rhs_element_bytes = 2;
+  // HBM bytes per element of A[M,K] and B[K,N]. A convolution reads its
+  // input once, not the M×K im2col matrix, so its A bytes are fractional.
+  double lhs_element_bytes = 2;
+  double rhs_element_bytes = 2;
   // bf16 passes per product: 1, or 3 / 6 for f32 dots asking HIGH / HIGHEST
   // precision (emulated with several bf16 passes, as a TPU does).
   int64_t passes = 1;
-  int64_t lhs_bytes() const { return batch * gemm.m * gemm.k * lhs_element_bytes; }
-  int64_t rhs_bytes() const { return batch * gemm.k * gemm.n * rhs_element_bytes; }
+  int64_t lhs_bytes() const { return int64_t(double(batch * gemm.m * gemm.k) * lhs_element_bytes); }
+  int64_t rhs_bytes() const { return int64_t(double(batch * gemm.k * gemm.n) * rhs_element_bytes); }
 };
 
 struct KernelPlan {

@@ -1,6 +1,7 @@
 #include "core/device/kernel_tiling.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "absl/strings/str_cat.h"
 #include "core/device/chip_figures.h"
@@ -19,6 +20,11 @@ int64_t Share(int64_t total, int64_t parts, int64_t i) {
 // Half of `extent`, a multiple of `granule`, at least `granule`.
 int64_t Halve(int64_t extent, int64_t granule) {
   return std::max(granule, RoundUp(CeilDiv(extent, 2), granule));
+}
+
+// At least one byte: every tile moves something.
+int64_t Bytes(int64_t elements, double bytes_per_element) {
+  return std::max<int64_t>(1, int64_t(std::ceil(double(elements) * bytes_per_element)));
 }
 
 constexpr int64_t kAccumulatorBytes = 4;  // the MXU accumulates in f32
@@ -78,7 +84,8 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
     const int64_t extra_total = last_gemm ? extra_in : 0;
     auto fits = [&](const GemmTiles& t) {
       const double share = double(t.tm * t.tn) / double(outputs);
-      const int64_t in = t.tm * t.tk * g.lhs_element_bytes + t.tk * t.tn * g.rhs_element_bytes +
+      const int64_t in = Bytes(t.tm * t.tk, g.lhs_element_bytes) +
+                         Bytes(t.tk * t.tn, g.rhs_element_bytes) +
                          int64_t(double(extra_total) * share);
       const int64_t out = std::max(t.tm * t.tn * kAccumulatorBytes,
                                    int64_t(double(out_total) * share));
@@ -136,7 +143,8 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
             step.stream = mxu;
             step.unit = Mxu(mxu);
             step.work = MatmulWork{GemmShape{tm, tn, tk * g.passes}};
-            step.in_bytes = {tm * tk * g.lhs_element_bytes, tk * tn * g.rhs_element_bytes};
+            step.in_bytes = {Bytes(tm * tk, g.lhs_element_bytes),
+                             Bytes(tk * tn, g.rhs_element_bytes)};
             if (k == 0 && extra_total > 0) {
               step.in_bytes.push_back(std::max<int64_t>(1, int64_t(double(extra_total) * share)));
             }
