@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
+#include "core/device/program_timing.h"
 #include "core/hlo/status_macros.h"
 #include "core/runtime/evaluator_runner.h"
 #include "core/runtime/topology_text.h"
@@ -12,21 +13,42 @@ namespace {
 
 constexpr char kDefaultChip[] = "v4";
 constexpr char kTimingNote[] =
-    "timing pending: the device layer simulates device programs, but lowering whole HLO "
-    "modules to them is not available yet; values come from the reference evaluator";
+    "simulated: each executable is compiled for the chip, lowered onto its units and "
+    "simulated once; values come from the reference evaluator";
 
 class SystolicExecutable : public BackendExecutable {
  public:
-  SystolicExecutable(device::ChipSpec spec, int64_t replicas, int64_t partitions)
-      : spec_(std::move(spec)), replicas_(replicas), partitions_(partitions) {}
+  SystolicExecutable(device::ChipSpec spec, int64_t replicas, int64_t partitions,
+                     ExecutionTiming timing)
+      : spec_(std::move(spec)),
+        replicas_(replicas),
+        partitions_(partitions),
+        timing_(std::move(timing)) {}
   const device::ChipSpec& spec() const { return spec_; }
   int64_t replicas() const { return replicas_; }
   int64_t partitions() const { return partitions_; }
+  // The same every execution: the simulated program does not depend on values.
+  const ExecutionTiming& timing() const { return timing_; }
 
  private:
-  device::ChipSpec spec_;  // what lowering and timing will use
+  device::ChipSpec spec_;
   int64_t replicas_, partitions_;
+  ExecutionTiming timing_;
 };
+
+// One chip's simulated time for `module`; unavailable (with the reason) when
+// the module cannot be compiled or lowered, which does not stop its values.
+ExecutionTiming SimulateTiming(const HloModule& module, const device::ChipSpec& spec) {
+  absl::StatusOr<device::TimedCompilation> timed = device::CompileAndTime(module.Clone(), spec);
+  if (!timed.ok()) {
+    return ExecutionTiming{false, 0, 0,
+                           absl::StrCat("no simulated time: ", timed.status().message())};
+  }
+  const device::ProgramTiming& t = timed->timing;
+  return ExecutionTiming{true, t.cycles, int64_t(t.seconds * 1e12),
+                         absl::StrCat("simulated on ", spec.name(), ": ", t.cycles, " cycles, ",
+                                      t.ops.size(), " kernels")};
+}
 
 class SystolicBackend : public Backend {
  public:
@@ -97,8 +119,9 @@ class SystolicBackend : public Backend {
     if (!options.chip.empty() && options.chip != chip_) {
       SYSTOLIC_ASSIGN_OR_RETURN(spec, device::LoadChipSpec(options.chip));
     }
+    ExecutionTiming timing = SimulateTiming(module, spec);
     return std::make_unique<SystolicExecutable>(std::move(spec), options.num_replicas,
-                                                options.num_partitions);
+                                                options.num_partitions, std::move(timing));
   }
 
   absl::StatusOr<std::vector<Literal>> Execute(
@@ -106,7 +129,7 @@ class SystolicBackend : public Backend {
       const std::vector<std::vector<const Literal*>>& arguments,
       std::vector<ExecutionTiming>* timings) override {
     const auto& systolic = static_cast<const SystolicExecutable&>(executable);
-    timings->assign(arguments.size(), ExecutionTiming{false, 0, 0, kTimingNote});
+    timings->assign(arguments.size(), systolic.timing());
     return RunOnEvaluator(module, arguments, systolic.replicas(), systolic.partitions());
   }
 
