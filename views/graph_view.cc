@@ -78,9 +78,9 @@ GraphView::GraphView(StageStore* store, QWidget* parent) : QWidget(parent), stor
   connect(store_, &StageStore::stageReady, this, &GraphView::OnStageReady);
   connect(store_, &StageStore::stageFailed, this,
           [this](qint64 program_id, qint64 stage, const QString& error) {
-            if (!program_ || program_->id != program_id) return;
             for (GraphPane* pane : {before_, after_}) {
-              if (pane->stage_index() == stage && !pane->stage()) {
+              if (pane->program() && pane->program()->id == program_id && pane->stage_index() == stage &&
+                  !pane->stage()) {
                 pane->SetMessage("This stage cannot be drawn:\n" + error);
               }
             }
@@ -124,12 +124,12 @@ void GraphView::SetProgram(const trace::ProgramRecord* program) {
   const trace::StagePair pair = trace::DefaultStagePair(*program);
   if (pair.after < 0) {
     // One stage: there is nothing to compare.
-    LoadStage(after_, pair.before);
+    LoadStage(after_, pair.before, program);
     before_->SetStage(program, pair.before, nullptr, "");
     SetCompare(false);
   } else {
-    LoadStage(before_, pair.before);
-    LoadStage(after_, pair.after);
+    LoadStage(before_, pair.before, program);
+    LoadStage(after_, pair.after, program);
     SetCompare(true);
   }
   for (QAction* action : toolbar_->actions()) {
@@ -143,35 +143,49 @@ void GraphView::SetProgram(const trace::ProgramRecord* program) {
 void GraphView::ShowStage(int64_t stage, Side side) {
   if (!program_) return;
   if (side == Side::kBefore && !compare_) SetCompare(true);
-  LoadStage(side == Side::kBefore ? before_ : after_, stage);
+  LoadStage(side == Side::kBefore ? before_ : after_, stage, program_);
+}
+
+void GraphView::ComparePrograms(const trace::ProgramRecord* before, int64_t before_stage,
+                                const trace::ProgramRecord* after, int64_t after_stage) {
+  if (!before || !after) return;
+  if (program_ != after) SetProgram(after);
+  search_->clear();
+  compare_ = true;
+  before_->setVisible(true);
+  LoadStage(before_, before_stage, before);
+  LoadStage(after_, after_stage, after);
 }
 
 void GraphView::SetCompare(bool compare) {
   compare_ = compare;
   before_->setVisible(compare);
-  if (compare && before_->stage_index() < 0 && program_) LoadStage(before_, 0);
+  if (compare && before_->stage_index() < 0 && program_) LoadStage(before_, 0, program_);
   if (!compare) {
     active_ = after_;
     after_->SetLinked({});
   }
 }
 
-void GraphView::LoadStage(GraphPane* pane, int64_t stage) {
-  if (!program_ || stage < 0) return;
-  std::shared_ptr<const trace::StageModule> module = store_->Get(program_->id, stage);
+void GraphView::LoadStage(GraphPane* pane, int64_t stage, const trace::ProgramRecord* program) {
+  if (!program) program = pane->program() ? pane->program() : program_;
+  if (!program || stage < 0) return;
+  std::shared_ptr<const trace::StageModule> module = store_->Get(program->id, stage);
   QString message;
   if (!module) {
-    const QString error = store_->ErrorOf(program_->id, stage);
+    const QString error = store_->ErrorOf(program->id, stage);
     message = error.isEmpty() ? "Parsing the stage…" : "This stage cannot be drawn:\n" + error;
   }
-  pane->SetStage(program_, stage, module, message);
+  pane->SetStage(program, stage, module, message);
   emit busyChanged();
 }
 
 void GraphView::OnStageReady(qint64 program_id, qint64 stage) {
-  if (!program_ || program_->id != program_id) return;
+  // Each pane may show a different program (a recompile against its predecessor).
   for (GraphPane* pane : {before_, after_}) {
-    if (pane->stage_index() == stage && !pane->stage()) pane->SetModule(store_->Get(program_id, stage));
+    if (pane->program() && pane->program()->id == program_id && pane->stage_index() == stage && !pane->stage()) {
+      pane->SetModule(store_->Get(program_id, stage));
+    }
   }
   emit busyChanged();
 }
@@ -180,8 +194,8 @@ bool GraphView::busy() const {
   for (GraphPane* pane : {before_, after_}) {
     if (pane == before_ && !compare_) continue;
     if (pane->busy()) return true;
-    if (program_ && pane->stage_index() >= 0 && !pane->stage() &&
-        store_->IsPending(program_->id, pane->stage_index())) {
+    if (pane->program() && pane->stage_index() >= 0 && !pane->stage() &&
+        store_->IsPending(pane->program()->id, pane->stage_index())) {
       return true;
     }
   }

@@ -35,6 +35,10 @@ class GraphView : public QWidget {
   void SetProgram(const trace::ProgramRecord* program);
   const trace::ProgramRecord* program() const { return program_; }
   void ShowStage(int64_t stage, Side side);
+  // Two different programs side by side (a recompile against the program
+  // it missed): `before`'s stage on the left, `after`'s on the right.
+  void ComparePrograms(const trace::ProgramRecord* before, int64_t before_stage,
+                       const trace::ProgramRecord* after, int64_t after_stage);
   // Both sides, or only the "after" side.
   void SetCompare(bool compare);
   bool compare() const { return compare_; }
@@ -68,7 +72,8 @@ class GraphView : public QWidget {
 
  private:
   void Connect(GraphPane* pane, GraphPane* other);
-  void LoadStage(GraphPane* pane, int64_t stage);
+  // Loads stage `stage` of `program`, or of the program the pane shows when null.
+  void LoadStage(GraphPane* pane, int64_t stage, const trace::ProgramRecord* program = nullptr);
   void OnStageReady(qint64 program_id, qint64 stage);
   void ExportActive(const QString& format);
 

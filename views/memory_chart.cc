@@ -205,7 +205,7 @@ void MemoryChart::Rebuild() {
     s->attachAxis(y);
   }
   if (program && !timeline_.allocated_bytes.empty()) {
-    chart->setTitle(QStringLiteral("%1: %2 over %3 positions, per device")
+    chart->setTitle(QStringLiteral("%1: %2 over %3 positions of the schedule")
                         .arg(QString::fromStdString(program->name), space)
                         .arg(timeline_.allocated_bytes.size()));
     summary_->setText(QStringLiteral("Peak <b>%1</b> at position %2%3 · %4 buffers live there")

@@ -1,8 +1,9 @@
 // Memory over program order (as XProf's memory viewer): the bytes a
 // program's buffer assignment has allocated in one memory space at each
 // position of the schedule, the peak marked, and the buffers live at the
-// peak listed by size with their instruction and shape. A program of an
-// SPMD run is the per-device program, so this is one device's memory.
+// peak listed by size with their instruction and shape. The program of an
+// SPMD run is the per-device program, so there this is one device's memory;
+// a program file not yet partitioned shows its global shapes.
 #pragma once
 
 #include <QWidget>

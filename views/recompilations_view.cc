@@ -8,10 +8,12 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextEdit>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -102,7 +104,14 @@ RecompilationsView::RecompilationsView(QWidget* parent) : QWidget(parent) {
   diff_ = new QTextEdit(diff_panel);
   diff_->setReadOnly(true);
   diff_->setLineWrapMode(QTextEdit::NoWrap);
-  diff_layout->addWidget(diff_title_);
+  compare_graphs_ = new QPushButton("Compare graphs", diff_panel);
+  compare_graphs_->setToolTip("Both programs side by side in the graph view");
+  compare_graphs_->setEnabled(false);
+  connect(compare_graphs_, &QPushButton::clicked, this, &RecompilationsView::CompareGraphs);
+  auto* title_row = new QHBoxLayout();
+  title_row->addWidget(diff_title_, 1);
+  title_row->addWidget(compare_graphs_, 0, Qt::AlignTop);
+  diff_layout->addLayout(title_row);
   diff_layout->addWidget(diff_, 1);
 
   chart_ = new QChartView(this);
@@ -149,8 +158,7 @@ void RecompilationsView::SetProfile(std::shared_ptr<const trace::Profile> profil
   } else {
     summary_->setText("No profile open");
   }
-  diff_->clear();
-  diff_plain_.clear();
+  ShowDiffFor(-1);
   diff_title_->setText("Select a cache miss to compare its module with the one before.");
   RebuildChart();
   // Open on the first recompile: the compile users come here for.
@@ -174,9 +182,17 @@ void RecompilationsView::SelectCompile(int index) {
   table_->scrollTo(row);
 }
 
+void RecompilationsView::CompareGraphs() {
+  if (compared_.first >= 0 && compared_.second >= 0) {
+    emit compareProgramsRequested(compared_.first, compared_.second);
+  }
+}
+
 void RecompilationsView::ShowDiffFor(int index) {
   diff_->clear();
   diff_plain_.clear();
+  compared_ = {-1, -1};
+  compare_graphs_->setEnabled(false);
   if (!profile_ || index < 0 || index >= int(profile_->compile_events.size())) return;
   const trace::CompileEvent& e = profile_->compile_events[size_t(index)];
   if (e.cache_hit) {
@@ -208,6 +224,8 @@ void RecompilationsView::ShowDiffFor(int index) {
                            .arg(diff.removed)
                            .arg(diff.added));
   diff_plain_ = QString::fromStdString(trace::FormatDiff(diff, 3));
+  compared_ = {programs.before->id, programs.now->id};
+  compare_graphs_->setEnabled(true);
   diff_->setHtml(DiffHtml(diff));
 }
 

@@ -12,6 +12,7 @@
 #include "core/trace/recompilation_report.h"
 
 class QLabel;
+class QPushButton;
 class QTableView;
 class QTextEdit;
 class QSplitter;
@@ -40,12 +41,17 @@ class RecompilationsView : public QWidget {
   QString banner_text() const;
   // The diff shown for the selected compile ("" for a hit or a first compile).
   QString diff_text() const;
+  // Asks for the selected miss's two programs side by side in the graph view.
+  void CompareGraphs();
   // Per step: (misses, compile time in ms) as the chart draws them.
   QList<QPointF> chart_compiles() const;
 
  signals:
   // A compile was selected: its index into the profile's compile_events.
   void compileSelected(int index);
+  // "Compare graphs" on a miss: the program it was compared with and the
+  // one it compiled, for the graph view's side by side.
+  void compareProgramsRequested(qint64 before_program_id, qint64 now_program_id);
 
  private:
   void ShowDiffFor(int index);
@@ -60,6 +66,8 @@ class RecompilationsView : public QWidget {
   QTableView* table_ = nullptr;
   QLabel* diff_title_ = nullptr;
   QTextEdit* diff_ = nullptr;
+  QPushButton* compare_graphs_ = nullptr;
+  std::pair<int64_t, int64_t> compared_{-1, -1};  // (before, now) program ids of the shown miss
   QString diff_plain_;
   QChartView* chart_ = nullptr;
 };

@@ -143,6 +143,22 @@ void TimelineCanvas::SetCollapsed(int32_t node, bool collapsed) {
   RebuildRows();
 }
 
+void TimelineCanvas::FocusChip(int32_t chip_id) {
+  const trace::Timeline* t = timeline();
+  if (!t) return;
+  bool changed = false;
+  for (int32_t root : tree_.roots()) {
+    const trace::LaneNode& node = tree_.node(root);
+    if (node.kind != trace::LaneNodeKind::kPlane || node.plane < 0 || root >= int32_t(collapsed_.size())) continue;
+    const int32_t chip = t->plane(node.plane).chip_id();
+    if (chip < 0) continue;  // the host stays as it is
+    const bool collapse = chip_id >= 0 && chip != chip_id;
+    changed |= collapsed_[root] != collapse;
+    collapsed_[root] = collapse;
+  }
+  if (changed) RebuildRows();
+}
+
 bool TimelineCanvas::IsCollapsed(int32_t node) const {
   return node >= 0 && node < int32_t(collapsed_.size()) && collapsed_[node];
 }

@@ -58,6 +58,9 @@ class TimelineCanvas : public QAbstractScrollArea {
   // --- Rows -------------------------------------------------------------------
   void SetCollapsed(int32_t node, bool collapsed);
   bool IsCollapsed(int32_t node) const;
+  // Opens the lanes of chip `chip_id` and closes every other chip's (the
+  // sharding view's chip selection); -1 opens every chip.
+  void FocusChip(int32_t chip_id);
   const std::vector<int32_t>& rows() const { return rows_; }
   // The rectangle of a lane tree node's row in viewport coordinates (empty
   // when folded away).

@@ -172,6 +172,21 @@ MainWindow::MainWindow() {
       timeline_view_->HighlightInstructions({instruction});
     }
   });
+  // A recompile against its predecessor, as graphs side by side.
+  connect(recompilations_view_, &views::RecompilationsView::compareProgramsRequested, this,
+          [this](qint64 before_id, qint64 now_id) {
+            if (!profile_) return;
+            const trace::ProgramRecord* before = profile_->FindProgram(before_id);
+            const trace::ProgramRecord* now = profile_->FindProgram(now_id);
+            if (!before || !now) return;
+            graph_view_->ComparePrograms(before, 0, now, 0);
+            ShowView(View::kGraph);
+          });
+  // A chip picked on the topology: the timeline shows that chip's lanes.
+  connect(sharding_view_, &views::ShardingView::chipSelected, this, [this](int chip) {
+    timeline_view_->canvas()->FocusChip(chip);
+    statusBar()->showMessage(QStringLiteral("Timeline: chip %1 open, the others closed").arg(chip), 5000);
+  });
   connect(store_, &views::StageStore::stageReady, this, [this](qint64 program_id, qint64 stage) {
     if (text_stage_ == std::make_pair(int64_t(program_id), int64_t(stage)) && !outline_stage_) {
       outline_stage_ = store_->Get(program_id, stage);

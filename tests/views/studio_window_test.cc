@@ -16,6 +16,8 @@
 #include "views/graph_pane.h"
 #include "views/graph_view.h"
 #include "views/profile_explorer_model.h"
+#include "views/recompilations_view.h"
+#include "views/sharding_view.h"
 #include "views/timeline_canvas.h"
 #include "views/timeline_view.h"
 
@@ -151,6 +153,45 @@ class StudioWindowTest : public QObject {
     QVERIFY(window.profile());
     QCOMPARE(window.profile()->programs.size(), size_t(1));
     QVERIFY(window.windowTitle().startsWith("sharded_mlp.hlo"));
+  }
+
+  void aChipOnTheTopologyOpensItsLanesAndACompileItsDiff() {
+    // Four chips, and a recompile at step 3.
+    const QString path = dir_.filePath("mlp_4chips.sysprof");
+    QVERIFY(views::testing::WriteMlpProfile(path.toStdString()));
+    MainWindow window;
+    window.show();
+    QString error;
+    QVERIFY(window.OpenFile(path, &error));
+    WaitIdle(window);
+    emit window.sharding_view()->chipSelected(1);
+    views::TimelineCanvas* canvas = window.timeline_view()->canvas();
+    const trace::LaneTree& tree = canvas->lane_tree();
+    int open = 0, closed = 0;
+    for (int32_t root : tree.roots()) {
+      const trace::LaneNode& node = tree.node(root);
+      if (node.kind != trace::LaneNodeKind::kPlane) continue;
+      const bool chip1 = window.profile()->timeline.plane(node.plane).chip_id() == 1;
+      QCOMPARE(canvas->IsCollapsed(root), !chip1);
+      (chip1 ? open : closed) += 1;
+    }
+    QCOMPARE(open, 1);
+    QCOMPARE(closed, 3);
+    // The step-3 compile in the explorer opens the recompilations view on its diff.
+    views::ProfileExplorerModel* model = window.explorer_model();
+    emit window.explorer()->activated(model->index(3, 0, model->index(1, 0)));
+    QCOMPARE(window.current_view(), MainWindow::View::kRecompilations);
+    QVERIFY(window.recompilations_view()->diff_text().contains("f32[64,64]"));
+    // And as graphs: the first program on the left, the recompiled one on the right.
+    window.recompilations_view()->CompareGraphs();
+    QCOMPARE(window.current_view(), MainWindow::View::kGraph);
+    WaitIdle(window);
+    QCOMPARE(window.graph_view()->before()->program()->id, int64_t(1));
+    QCOMPARE(window.graph_view()->after()->program()->id, int64_t(2));
+    QVERIFY(window.graph_view()->before()->stage());
+    QVERIFY(window.graph_view()->after()->stage());
+    QCOMPARE(window.graph_view()->after()->stage()->FindInstruction("x")->shape().dimensions()[0], int64_t(64));
+    QCOMPARE(window.graph_view()->before()->stage()->FindInstruction("x")->shape().dimensions()[0], int64_t(32));
   }
 
   void screenshotsAreWritten() {
