@@ -11,10 +11,6 @@
 namespace systolic::device {
 namespace {
 
-int64_t ElementBytes(const Shape& shape) {
-  return shape.IsArray() ? std::max(1, primitive_util::ByteWidth(shape.element_type())) : 4;
-}
-
 int64_t Elements(const Shape& shape) {
   if (shape.IsTuple()) {
     int64_t n = 0;
@@ -47,28 +43,35 @@ GemmPlan PlanDot(const HloInstruction& dot) {
   plan.gemm.k = std::max<int64_t>(1, k);
   plan.gemm.m = std::max<int64_t>(1, lhs.num_elements() / per_batch_k);
   plan.gemm.n = std::max<int64_t>(1, rhs.num_elements() / per_batch_k);
-  plan.lhs_element_bytes = double(ElementBytes(lhs));
-  plan.rhs_element_bytes = double(ElementBytes(rhs));
+  // Bytes as stored (tiled layouts pad), so a GEMM's operands are its traffic.
+  plan.lhs_element_bytes = double(ByteSizeOf(lhs)) / double(plan.batch * plan.gemm.m * plan.gemm.k);
+  plan.rhs_element_bytes = double(ByteSizeOf(rhs)) / double(plan.batch * plan.gemm.k * plan.gemm.n);
   plan.passes = PassesFor(dot);
   return plan;
 }
 
-// A convolution as the GEMM of its im2col form: M = output positions, N =
-// output features, K = input features per group × window.
+// A convolution as the GEMMs of its im2col form, one per group: M = output
+// positions, N = output features per group, K = input features per group ×
+// window. (Batch groups split the output features the same way.)
 GemmPlan PlanConvolution(const HloInstruction& conv) {
   const Shape& out = conv.shape();
   const Shape& kernel = conv.operand(1)->shape();
+  const Shape& input = conv.operand(0)->shape();
   const ConvolutionDimensionNumbers& d = conv.convolution_dimension_numbers();
   GemmPlan plan;
   plan.name = conv.name();
-  plan.gemm.n = std::max<int64_t>(1, out.dimensions(d.output_feature_dimension));
-  plan.gemm.m = std::max<int64_t>(1, out.num_elements() / plan.gemm.n);
-  plan.gemm.k = std::max<int64_t>(
-      1, kernel.num_elements() / std::max<int64_t>(1, kernel.dimensions(d.kernel_output_feature_dimension)));
-  const Shape& input = conv.operand(0)->shape();
-  plan.lhs_element_bytes = double(input.num_elements() * ElementBytes(input)) /
-                           double(plan.gemm.m * plan.gemm.k);
-  plan.rhs_element_bytes = double(ElementBytes(kernel));
+  const int64_t features = std::max<int64_t>(1, out.dimensions(d.output_feature_dimension));
+  const int64_t groups = std::clamp<int64_t>(
+      std::max(conv.feature_group_count(), conv.batch_group_count()), 1, features);
+  plan.batch = groups;
+  plan.gemm.n = std::max<int64_t>(1, features / groups);
+  plan.gemm.m = std::max<int64_t>(1, out.num_elements() / features);
+  // The kernel holds K × N per group.
+  plan.gemm.k = std::max<int64_t>(1, kernel.num_elements() / (groups * plan.gemm.n));
+  plan.lhs_element_bytes =
+      double(ByteSizeOf(input)) / double(groups * plan.gemm.m * plan.gemm.k);
+  plan.rhs_element_bytes =
+      double(ByteSizeOf(kernel)) / double(groups * plan.gemm.k * plan.gemm.n);
   plan.passes = PassesFor(conv);
   return plan;
 }

@@ -27,6 +27,9 @@ int64_t Bytes(int64_t elements, double bytes_per_element) {
   return std::max<int64_t>(1, int64_t(std::ceil(double(elements) * bytes_per_element)));
 }
 
+// Beyond this a lowering would take longer than the simulation is worth.
+constexpr int64_t kMaxStepsPerGemm = int64_t(1) << 20;
+
 constexpr int64_t kAccumulatorBytes = 4;  // the MXU accumulates in f32
 // Vector chunks stay small enough that several are in flight, so loads
 // overlap compute even for mid-sized ops.
@@ -82,27 +85,37 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
     // The last GEMM's output is the kernel's; earlier ones spill theirs.
     const int64_t out_total = last_gemm ? plan.bytes_out : outputs * kAccumulatorBytes;
     const int64_t extra_total = last_gemm ? extra_in : 0;
+    const double volume = double(outputs) * double(g.gemm.k);
     auto fits = [&](const GemmTiles& t) {
       const double share = double(t.tm * t.tn) / double(outputs);
       const int64_t in = Bytes(t.tm * t.tk, g.lhs_element_bytes) +
                          Bytes(t.tk * t.tn, g.rhs_element_bytes) +
-                         int64_t(double(extra_total) * share);
+                         int64_t(double(extra_total) * double(t.tm * t.tn * t.tk) / volume);
       const int64_t out = std::max(t.tm * t.tn * kAccumulatorBytes,
                                    int64_t(double(out_total) * share));
       return 2 * in + 2 * out <= stream_budget;
     };
     GemmTiles t{g.gemm.m, g.gemm.n, g.gemm.k};
     while (!fits(t)) {
+      // Halve the largest extent, in multiples of the array while any is
+      // larger than it, then below (a partial fold is padded anyway).
       int64_t* largest = nullptr;
       for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
         if (*d > granule && (largest == nullptr || *d > *largest)) largest = d;
+      }
+      if (largest != nullptr) {
+        *largest = Halve(*largest, granule);
+        continue;
+      }
+      for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+        if (*d > 1 && (largest == nullptr || *d > *largest)) largest = d;
       }
       if (largest == nullptr) {
         return absl::ResourceExhaustedError(absl::StrCat(
             instruction, ": a ", t.tm, "x", t.tn, "x", t.tk, " GEMM tile of ", g.name,
             " does not fit the ", stream_budget, " bytes of VMEM one MXU may use"));
       }
-      *largest = Halve(*largest, granule);
+      *largest = CeilDiv(*largest, 2);
     }
     // Enough output tiles for every MXU of every core, when the GEMM allows.
     auto output_tiles = [&] { return g.batch * CeilDiv(g.gemm.m, t.tm) * CeilDiv(g.gemm.n, t.tn); };
@@ -114,6 +127,11 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
     const int64_t n_tiles = CeilDiv(g.gemm.n, t.tn);
     const int64_t k_tiles = CeilDiv(g.gemm.k, t.tk);
     const int64_t tiles = output_tiles();
+    if (tiles * k_tiles > kMaxStepsPerGemm) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          instruction, ": ", g.name, " would need ", tiles * k_tiles, " MXU passes of ", t.tm,
+          "x", t.tn, "x", t.tk, " to fit VMEM (at most ", kMaxStepsPerGemm, ")"));
+    }
     const int64_t epilogue_elements = last_gemm ? plan.vector_elements : 0;
 
     // Output tile i goes to core i % cores, and there to MXU (i / cores) %
@@ -145,8 +163,9 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
             step.work = MatmulWork{GemmShape{tm, tn, tk * g.passes}};
             step.in_bytes = {Bytes(tm * tk, g.lhs_element_bytes),
                              Bytes(tk * tn, g.rhs_element_bytes)};
-            if (k == 0 && extra_total > 0) {
-              step.in_bytes.push_back(std::max<int64_t>(1, int64_t(double(extra_total) * share)));
+            if (extra_total > 0) {
+              step.in_bytes.push_back(std::max<int64_t>(
+                  1, int64_t(double(extra_total) * double(tm * tn * tk) / volume)));
             }
             step.opens_output = k == 0;
             step.closes_output = k + 1 == k_tiles;
