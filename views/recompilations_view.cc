@@ -1,7 +1,7 @@
 #include "views/recompilations_view.h"
 
 #include <QBarCategoryAxis>
-#include <QBarSeries>
+#include <QStackedBarSeries>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -256,7 +256,7 @@ void RecompilationsView::RebuildChart() {
     most_time = std::max(most_time, ms);
     most = std::max<int>(most, int(s.misses + s.hits));
   }
-  auto* bars = new QBarSeries();
+  auto* bars = new QStackedBarSeries();
   bars->setBarWidth(0.8);
   bars->append(misses);
   bars->append(hits);

@@ -241,8 +241,9 @@ void ShardingCanvas::PaintTopology(QPainter& painter) {
           painter.drawLine(QPointF(from.center().x(), from.bottom()), QPointF(to.center().x(), to.top()));
         }
       }
-      // The last chip of a wrapping axis links back to the first: an arc outside the grid.
-      const bool wraps = axis < topology_.wraparound.size() && topology_.wraparound[axis] && dims[axis] > 2;
+      // The last chip of a wrapping axis links back to the first: an arc outside
+      // the grid (on two chips, the second link between the same pair).
+      const bool wraps = axis < topology_.wraparound.size() && topology_.wraparound[axis] && dims[axis] >= 2;
       if (wraps && chip.coordinates[axis] == dims[axis] - 1) {
         std::vector<int32_t> first = chip.coordinates;
         first[axis] = 0;
