@@ -27,6 +27,8 @@ class ShardingCanvas : public QWidget {
   void SetLayout(const trace::TensorLayout* layout);
   // The tensor dimensions drawn as rows and columns of the tile grid.
   void SetGridDimensions(int rows, int columns);
+  int grid_rows() const { return grid_rows_; }
+  int grid_columns() const { return grid_columns_; }
 
   // Colour of a tile index (the same in both drawings).
   static QColor TileColor(int64_t tile_index);

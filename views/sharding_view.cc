@@ -27,6 +27,14 @@ ShardingView::ShardingView(StageStore* store, QWidget* parent) : QWidget(parent)
   bar->addWidget(stage_);
   bar->addWidget(new QLabel("Tensor", this));
   bar->addWidget(tensor_, 1);
+  rows_dim_ = new QComboBox(this);
+  columns_dim_ = new QComboBox(this);
+  rows_dim_->setToolTip("The tensor dimension drawn down the tile grid");
+  columns_dim_->setToolTip("The tensor dimension drawn across the tile grid");
+  bar->addWidget(new QLabel("Grid", this));
+  bar->addWidget(rows_dim_);
+  bar->addWidget(new QLabel("×", this));
+  bar->addWidget(columns_dim_);
   layout->addLayout(bar);
   note_ = new QLabel(this);
   note_->setStyleSheet("color: #78716c;");
@@ -44,6 +52,12 @@ ShardingView::ShardingView(StageStore* store, QWidget* parent) : QWidget(parent)
     if (!filling_) ShowTensor();
   });
   connect(canvas_, &ShardingCanvas::chipSelected, this, &ShardingView::chipSelected);
+  for (QComboBox* box : {rows_dim_, columns_dim_}) {
+    connect(box, &QComboBox::currentIndexChanged, this, [this] {
+      if (filling_) return;
+      canvas_->SetGridDimensions(rows_dim_->currentData().toInt(), columns_dim_->currentData().toInt());
+    });
+  }
   connect(store_, &StageStore::stageReady, this, [this](qint64 program_id, qint64 stage) {
     const trace::Profile* profile = store_->profile();
     const int p = program_->currentIndex();
@@ -163,6 +177,7 @@ QStringList ShardingView::tensor_names() const {
 
 void ShardingView::ShowTensor() {
   layout_.reset();
+  FillGridDimensions();
   if (!module_ || tensor_->currentIndex() < 0) {
     canvas_->SetLayout(nullptr);
     return;
@@ -192,6 +207,38 @@ void ShardingView::ShowTensor() {
                            .arg(devices / std::max<int64_t>(layout_->distinct_tiles, 1))
                            .arg(devices / std::max<int64_t>(layout_->distinct_tiles, 1) == 1 ? "y" : "ies"));
   canvas_->SetLayout(&*layout_);
+  FillGridDimensions();
+}
+
+void ShardingView::FillGridDimensions() {
+  filling_ = true;
+  rows_dim_->clear();
+  columns_dim_->clear();
+  const int rank = layout_ ? int(layout_->tensor_dimensions.size()) : 0;
+  for (QComboBox* box : {rows_dim_, columns_dim_}) {
+    box->addItem("—", -1);
+    for (int d = 0; d < rank; ++d) {
+      box->addItem(QStringLiteral("dim %1 (%2 / %3)")
+                       .arg(d)
+                       .arg(layout_->tensor_dimensions[size_t(d)])
+                       .arg(layout_->tile_grid[size_t(d)]),
+                   d);
+    }
+  }
+  // The canvas picked the split dimensions; the boxes show its choice.
+  rows_dim_->setCurrentIndex(std::max(0, rows_dim_->findData(canvas_->grid_rows())));
+  columns_dim_->setCurrentIndex(std::max(0, columns_dim_->findData(canvas_->grid_columns())));
+  rows_dim_->setEnabled(rank > 0);
+  columns_dim_->setEnabled(rank > 0);
+  filling_ = false;
+}
+
+void ShardingView::SetGridDimensions(int rows, int columns) {
+  const int r = rows_dim_->findData(rows), c = columns_dim_->findData(columns);
+  if (r < 0 || c < 0) return;
+  rows_dim_->setCurrentIndex(r);
+  columns_dim_->setCurrentIndex(c);
+  canvas_->SetGridDimensions(rows, columns);
 }
 
 }  // namespace systolic::views

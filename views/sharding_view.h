@@ -35,6 +35,8 @@ class ShardingView : public QWidget {
   void ShowStage(int program, int stage);
 
   QStringList tensor_names() const;
+  // Draws tensor dimensions `rows` and `columns` as the tile grid (-1: none).
+  void SetGridDimensions(int rows, int columns);
   const trace::TensorLayout* layout() const { return layout_ ? &*layout_ : nullptr; }
   ShardingCanvas* canvas() const { return canvas_; }
   // Waiting for a stage to be parsed.
@@ -49,11 +51,15 @@ class ShardingView : public QWidget {
   void FillStages();
   void FillTensors();
   void ShowTensor();
+  void FillGridDimensions();
 
   StageStore* store_ = nullptr;
   QComboBox* program_ = nullptr;
   QComboBox* stage_ = nullptr;
   QComboBox* tensor_ = nullptr;
+  // The two tensor dimensions drawn as the tile grid's rows and columns.
+  QComboBox* rows_dim_ = nullptr;
+  QComboBox* columns_dim_ = nullptr;
   QLabel* note_ = nullptr;
   ShardingCanvas* canvas_ = nullptr;
   std::shared_ptr<const trace::StageModule> module_;

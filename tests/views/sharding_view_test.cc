@@ -73,6 +73,13 @@ class ShardingViewTest : public QObject {
     QCOMPARE(view.layout()->devices_of_tile[0].size(), size_t(8));
     QVERIFY(view.canvas()->ChipLabel(5).contains("tile 0 · "));
     QVERIFY(view.canvas()->ChipLabel(5).contains("f32[64,256]"));
+    // Any two dimensions as the tile grid.
+    QVERIFY(view.SelectTensor("w1"));
+    QCOMPARE(view.canvas()->grid_rows(), 0);
+    QCOMPARE(view.canvas()->grid_columns(), 1);
+    view.SetGridDimensions(1, 0);
+    QCOMPARE(view.canvas()->grid_rows(), 1);
+    QCOMPARE(view.canvas()->grid_columns(), 0);
     // Chips are distinct, and clicking one selects it.
     std::set<std::pair<int, int>> places;
     for (int32_t d = 0; d < 8; ++d) {
