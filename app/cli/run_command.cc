@@ -18,7 +18,8 @@
 // tflops, peak_tflops, ops: [{instruction, unit, seconds, percent, flops,
 // bytes, utilization}], outputs: [{index, shape, value, npy, max_abs_diff,
 // max_rel_diff}], max_abs_diff, max_rel_diff, profile}; the diffs only with
-// --compare-reference, outputs not with --timing-only.
+// --compare-reference, outputs not with --timing-only. A file with several
+// modules runs each: {file, modules: [one object per module]}.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -165,44 +166,34 @@ nlohmann::json TimingJson(const device::ProgramTiming& t) {
           {"ops", ops}};
 }
 
-int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
+struct RunSettings {
+  std::string path;
+  int64_t seed = 0;
+  bool timing_only = false;
+  bool compare = false;
+  bool json = false;
+  std::vector<std::string> arg_files;
+  std::string out_dir;
+  std::optional<std::string> profile;
+  bool several = false;  // the file holds several modules
+};
+
+// Runs one module of the file; fills `report` (printed by the caller with
+// --json) or prints the text report. Returns the exit code.
+int RunModule(HloFileModule& entry, const RunSettings& settings, const device::ChipSpec& spec_value,
+              ProgressLine& progress, nlohmann::json& report, std::ostream& out,
+              std::ostream& err) {
+  const device::ChipSpec* spec = &spec_value;
+  const std::string& path = settings.path;
+  const std::vector<std::string>& arg_files = settings.arg_files;
+  const std::string& out_dir = settings.out_dir;
+  const bool timing_only = settings.timing_only;
+  const bool json = settings.json;
+  const int64_t* seed = &settings.seed;
   auto usage_error = [&](const std::string& message) {
     err << "systolic run: " << message << "\n";
     return 2;
   };
-  if (args.positional().size() != 1) return usage_error("give one program file");
-  const std::string path = args.positional()[0];
-  absl::StatusOr<int64_t> seed = args.GetInt("seed", 0);
-  if (!seed.ok()) return usage_error(std::string(seed.status().message()));
-  absl::StatusOr<device::ChipSpec> spec = device::LoadChipSpec(args.GetOr("chip", "v4"));
-  if (!spec.ok()) return usage_error(std::string(spec.status().message()));
-  const bool json = args.Has("json");
-  const bool timing_only = args.Has("timing-only");
-  const bool compare = args.Has("compare-reference");
-  const std::vector<std::string> arg_files = args.GetList("args");
-  const std::string out_dir = args.GetOr("out", "");
-  if (timing_only && (compare || !out_dir.empty() || !arg_files.empty())) {
-    return usage_error("--timing-only computes no values: drop --compare-reference, --out and --args");
-  }
-  if (!out_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    if (ec) return usage_error(absl::StrCat("cannot create ", out_dir, ": ", ec.message()));
-  }
-
-  ProgressLine progress;
-  progress.Update("loading", 0.0, path);
-  auto loaded = LoadProgramFile(path, /*verify=*/true);
-  if (!loaded.ok()) {
-    progress.Finish();
-    err << "systolic run: " << loaded.status().message() << "\n";
-    return 1;
-  }
-  if (loaded->size() != 1) {
-    progress.Finish();
-    return usage_error(absl::StrCat(path, " holds ", loaded->size(), " modules; give one"));
-  }
-  HloFileModule& entry = (*loaded)[0];
   const std::string where = absl::StrCat(path, ":", entry.first_line);
   if (!entry.module.ok()) {
     progress.Finish();
@@ -211,6 +202,7 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
   }
   std::unique_ptr<HloModule> module = std::move(entry.module).value();
   const std::string name = module->name();
+  if (settings.several && !json) out << "== " << name << " (" << where << ")\n";
   const HloComputation* entry_computation = module->entry_computation();
   if (entry_computation == nullptr) {
     progress.Finish();
@@ -244,7 +236,7 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
       arguments = MakeRandomArguments(*entry_computation, uint64_t(*seed), 0);
     }
   }
-  std::unique_ptr<HloModule> original = compare ? module->Clone() : nullptr;
+  std::unique_ptr<HloModule> original = settings.compare ? module->Clone() : nullptr;
 
   progress.Update("compiling", 0.2, name);
   absl::StatusOr<device::TimedCompilation> timed = device::CompileAndTime(std::move(module), *spec);
@@ -255,7 +247,7 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
   }
   const device::ProgramTiming& timing = timed->timing;
 
-  nlohmann::json report = {{"file", path}, {"module", name}};
+  report = {{"file", path}, {"module", name}};
   report.update(TimingJson(timing));
 
   if (!timing_only) {
@@ -326,7 +318,7 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
   }
   progress.Finish();
 
-  if (auto profile_path = args.Get("profile")) {
+  if (const std::optional<std::string>& profile_path = settings.profile) {
     const trace::Profile profile =
         MakeRunProfile(absl::StrCat(name, " on ", spec->name()), *spec, timed->compilation, timing);
     if (absl::Status s = trace::WriteProfileFile(profile, *profile_path); !s.ok()) {
@@ -336,12 +328,73 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
     report["profile"] = *profile_path;
     if (!json) out << "profile: " << *profile_path << "\n";
   }
-  if (json) {
-    out << report.dump(2) << "\n";
-  } else {
+  if (!json) {
     PrintTiming(timing, out);
   }
   return 0;
+}
+
+int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
+  auto usage_error = [&](const std::string& message) {
+    err << "systolic run: " << message << "\n";
+    return 2;
+  };
+  if (args.positional().size() != 1) return usage_error("give one program file");
+  const std::string path = args.positional()[0];
+  absl::StatusOr<int64_t> seed = args.GetInt("seed", 0);
+  if (!seed.ok()) return usage_error(std::string(seed.status().message()));
+  absl::StatusOr<device::ChipSpec> spec = device::LoadChipSpec(args.GetOr("chip", "v4"));
+  if (!spec.ok()) return usage_error(std::string(spec.status().message()));
+  const bool json = args.Has("json");
+  const bool timing_only = args.Has("timing-only");
+  const bool compare = args.Has("compare-reference");
+  const std::vector<std::string> arg_files = args.GetList("args");
+  const std::string out_dir = args.GetOr("out", "");
+  if (timing_only && (compare || !out_dir.empty() || !arg_files.empty())) {
+    return usage_error("--timing-only computes no values: drop --compare-reference, --out and --args");
+  }
+  if (!out_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out_dir, ec);
+    if (ec) return usage_error(absl::StrCat("cannot create ", out_dir, ": ", ec.message()));
+  }
+
+  ProgressLine progress;
+  progress.Update("loading", 0.0, path);
+  auto loaded = LoadProgramFile(path, /*verify=*/true);
+  if (!loaded.ok()) {
+    progress.Finish();
+    err << "systolic run: " << loaded.status().message() << "\n";
+    return 1;
+  }
+  const bool several = loaded->size() > 1;
+  if (several && (!arg_files.empty() || !out_dir.empty() || args.Has("profile"))) {
+    progress.Finish();
+    return usage_error(absl::StrCat(path, " holds ", loaded->size(),
+                                    " modules; --args, --out and --profile need one"));
+  }
+  const RunSettings settings{path,    *seed,   timing_only,         compare, json,
+                             arg_files, out_dir, args.Get("profile"), several};
+  nlohmann::json modules = nlohmann::json::array();
+  int exit_code = 0;
+  for (HloFileModule& entry : *loaded) {
+    nlohmann::json report;
+    const int code = RunModule(entry, settings, *spec, progress, report, out, err);
+    if (code != 0) {
+      exit_code = std::max(exit_code, code);
+      continue;
+    }
+    modules.push_back(std::move(report));
+  }
+  progress.Finish();
+  if (json) {
+    if (several) {
+      out << nlohmann::json{{"file", path}, {"modules", modules}}.dump(2) << "\n";
+    } else if (!modules.empty()) {
+      out << modules[0].dump(2) << "\n";
+    }
+  }
+  return exit_code;
 }
 
 const CommandRegistration kRegistration({
