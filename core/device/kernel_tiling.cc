@@ -27,6 +27,11 @@ int64_t Bytes(int64_t elements, double bytes_per_element) {
   return std::max<int64_t>(1, int64_t(std::ceil(double(elements) * bytes_per_element)));
 }
 
+// Tiling keeps spatial extents of at least this many folds of the array and
+// a temporal extent of at least this many array lengths while it can.
+constexpr int64_t kMinSpatialFolds = 2;
+constexpr int64_t kMinTemporalFolds = 8;
+
 // Beyond this a lowering would take longer than the simulation is worth.
 constexpr int64_t kMaxStepsPerGemm = int64_t(1) << 20;
 
@@ -96,10 +101,27 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
       return 2 * in + 2 * out <= stream_budget;
     };
     GemmTiles t{g.gemm.m, g.gemm.n, g.gemm.k};
+    // Every fold of a pass pays fill and drain once while streaming the
+    // temporal extent, so that extent stays long: the spatial extents are
+    // cut first, down to a few folds, then the temporal one.
+    int64_t* temporal = spec.mxu().dataflow() == OUTPUT_STATIONARY  ? &t.tk
+                        : spec.mxu().dataflow() == INPUT_STATIONARY ? &t.tn
+                                                                     : &t.tm;
     while (!fits(t)) {
-      // Halve the largest extent, in multiples of the array while any is
-      // larger than it, then below (a partial fold is padded anyway).
       int64_t* largest = nullptr;
+      for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+        if (d != temporal && *d > kMinSpatialFolds * granule &&
+            (largest == nullptr || *d > *largest)) {
+          largest = d;
+        }
+      }
+      if (largest == nullptr && *temporal > kMinTemporalFolds * granule) largest = temporal;
+      if (largest != nullptr) {
+        *largest = Halve(*largest, granule);
+        continue;
+      }
+      // Then the largest extent, in multiples of the array while any is
+      // larger than it, then below (a partial fold is padded anyway).
       for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
         if (*d > granule && (largest == nullptr || *d > *largest)) largest = d;
       }
