@@ -55,8 +55,9 @@ absl::Status CheckFitsHbm(const HloModule& module, const ChipSpec& spec) {
     largest.push_back(absl::StrCat(live[i]->instruction, " ", live[i]->shape.ToString(), " (",
                                    Size(live[i]->size_bytes), ")"));
   }
+  // Callers name the module.
   return absl::ResourceExhaustedError(absl::StrCat(
-      module.name(), ": out of HBM on chip ", spec.name(), ": needs ", Size(peak), " at position ",
+      "out of HBM on chip ", spec.name(), ": needs ", Size(peak), " at position ",
       position, " of the schedule, the chip has ", Size(capacity), "; largest live buffers: ",
       absl::StrJoin(largest, ", ")));
 }
