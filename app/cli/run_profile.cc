@@ -6,6 +6,8 @@
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/core_units.h"
+#include "core/trace/device_topology.h"
+#include "core/trace/memory_timeline.h"
 
 namespace systolic::cli {
 namespace {
@@ -62,6 +64,7 @@ trace::Profile MakeRunProfile(const std::string& title, const device::ChipSpec& 
   p.chip.mxus_per_core = spec.mxu().count();
   p.chip.mxu_rows = spec.mxu().rows();
   p.chip.mxu_cols = spec.mxu().cols();
+  p.topology = trace::TopologyForDevices(1);  // one chip
 
   trace::ProgramRecord program;
   program.id = 1;
@@ -70,6 +73,10 @@ trace::Profile MakeRunProfile(const std::string& title, const device::ChipSpec& 
     program.snapshots.push_back(ToModuleSnapshot(s));
   }
   program.shardings = trace::CollectShardings(*compilation.module);
+  // The memory chart reads the compiler's buffer assignment.
+  if (compilation.buffer_assignment) {
+    program.buffer_assignment = trace::RecordBufferAssignment(*compilation.buffer_assignment);
+  }
   const std::string program_name = program.name;
   p.programs.push_back(std::move(program));
 
