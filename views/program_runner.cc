@@ -1,17 +1,26 @@
 #include "views/program_runner.h"
 
+#include "core/device/chip_spec_loader.h"
+#include "core/device/run_profile.h"
+
 namespace systolic::views {
 
 absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
                                                     const ProgramRunRequest& request,
                                                     RunProgress& progress) {
-  // The hook waiting for the core: replace this body with the core's
-  // compile-and-run entry point when core/compiler, core/device and
-  // core/runtime provide one.
-  progress.Report(1.0, "not available");
-  return absl::UnimplementedError(
-      "Compiling and running needs the compiler, device and runtime layers, which this build "
-      "does not have yet. The program is shown as it is; open a profile (.sysprof) to see a run.");
+  progress.Report(0.0, "loading the chip");
+  auto spec = device::LoadChipSpec(request.chip_spec_path.empty() ? request.chip_preset
+                                                                  : request.chip_spec_path);
+  if (!spec.ok()) return spec.status();
+  auto profile = device::CompileRunAndProfile(
+      module, *spec, request.steps, [&progress](double fraction, absl::string_view what) {
+        progress.Report(fraction, std::string(what));
+        return !progress.cancelled();
+      });
+  if (profile.ok() && !request.topology.empty()) {
+    profile->info.notes.push_back("ran on one chip of the " + request.topology + " topology");
+  }
+  return profile;
 }
 
 }  // namespace systolic::views

@@ -1,12 +1,9 @@
 // The studio's one hook into compiling and running a program: the "Compile
 // and run…" dialog fills a request, a worker thread calls
-// CompileAndRunProgram, and the profile it returns opens like a file.
-//
-// The pipeline behind it — compiler passes (core/compiler), lowering onto
-// the simulated chip (core/device), execution on a topology (core/runtime)
-// — is still being built; until the core provides a single
-// "compile and run into a trace::Profile" function, CompileAndRunProgram
-// says so (Unimplemented) and the studio only shows the program.
+// CompileAndRunProgram, and the profile it returns opens like a file. The
+// work is the core's (device::CompileRunAndProfile); this adapts the
+// request and the progress to it. A single-device program runs on one chip
+// of the requested topology.
 #pragma once
 
 #include <cstdint>

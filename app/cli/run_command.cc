@@ -31,9 +31,9 @@
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
 #include "app/cli/progress_line.h"
-#include "app/cli/run_profile.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_timing.h"
+#include "core/device/run_profile.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/literal_format.h"
 #include "core/eval/npy_file.h"
@@ -320,7 +320,8 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
 
   if (const std::optional<std::string>& profile_path = settings.profile) {
     const trace::Profile profile =
-        MakeRunProfile(absl::StrCat(name, " on ", spec->name()), *spec, timed->compilation, timing);
+        device::ProfileOfRun(absl::StrCat(name, " on ", spec->name()), *spec, timed->compilation,
+                             timing);
     if (absl::Status s = trace::WriteProfileFile(profile, *profile_path); !s.ok()) {
       err << "systolic run: " << s.message() << "\n";
       return 1;

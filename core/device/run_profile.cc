@@ -1,5 +1,6 @@
-#include "app/cli/run_profile.h"
+#include "core/device/run_profile.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
@@ -9,7 +10,7 @@
 #include "core/trace/device_topology.h"
 #include "core/trace/memory_timeline.h"
 
-namespace systolic::cli {
+namespace systolic::device {
 namespace {
 
 trace::ModuleSnapshot ToModuleSnapshot(const PassSnapshot& s) {
@@ -45,9 +46,10 @@ trace::LaneKind KindOf(device::UnitKind kind) {
 
 }  // namespace
 
-trace::Profile MakeRunProfile(const std::string& title, const device::ChipSpec& spec,
-                              const CompilationResult& compilation,
-                              const device::ProgramTiming& timing) {
+trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
+                            const CompilationResult& compilation, const ProgramTiming& timing,
+                            int64_t steps) {
+  steps = std::max<int64_t>(1, steps);
   trace::Profile p;
   p.info.producer = "systolic run";
   p.info.title = title;
@@ -80,22 +82,31 @@ trace::Profile MakeRunProfile(const std::string& title, const device::ChipSpec& 
   const std::string program_name = program.name;
   p.programs.push_back(std::move(program));
 
-  trace::CompileEvent compile;
-  compile.program_id = 1;
-  compile.step = 0;
-  compile.compile_time_ns = compilation.compile_time_ns;
-  compile.cause = "first compile";
-  p.compile_events.push_back(compile);
+  // The first step compiles; the later ones find the executable cached.
+  for (int64_t step = 0; step < steps; ++step) {
+    trace::CompileEvent compile;
+    compile.program_id = 1;
+    compile.step = step;
+    compile.cache_hit = step > 0;
+    compile.compile_time_ns = step == 0 ? compilation.compile_time_ns : 0;
+    compile.cause = step == 0 ? "first compile" : "";
+    p.compile_events.push_back(compile);
+  }
 
   const double ps_per_cycle = 1e12 / device::ClockHz(spec);
   const int64_t duration_ps = int64_t(double(timing.cycles) * ps_per_cycle);
-  trace::RunRecord run{1, "systolic run", 0, duration_ps, {{0, 1, 0, duration_ps}}};
+  trace::RunRecord run{1, "systolic run", 0, duration_ps * steps, {}};
+  for (int64_t step = 0; step < steps; ++step) {
+    run.steps.push_back({step, 1, step * duration_ps, duration_ps});
+  }
   p.runs.push_back(run);
 
   trace::TimelinePlane& plane = p.timeline.AddPlane("/device:TPU:0", trace::PlaneKind::kDevice, 0);
   plane.mutable_stats().push_back(plane.MakeDoubleStat("clock_hz", device::ClockHz(spec)));
-  trace::TimelineLine& steps = plane.AddLine("steps", trace::LaneKind::kSteps);
-  steps.Append(0, duration_ps, plane.InternEventName(program_name));
+  trace::TimelineLine& step_line = plane.AddLine("steps", trace::LaneKind::kSteps);
+  for (int64_t step = 0; step < steps; ++step) {
+    step_line.Append(step * duration_ps, duration_ps, plane.InternEventName(program_name));
+  }
   for (const device::UnitLane& lane : timing.simulation.lanes) {
     trace::TimelineLine& line =
         plane.AddLine(lane.name, KindOf(lane.unit.kind), lane.core,
@@ -104,25 +115,53 @@ trace::Profile MakeRunProfile(const std::string& title, const device::ChipSpec& 
                           ? lane.unit.index
                           : -1);
     const int32_t id = line.id();
-    for (const device::TraceEvent& e : lane.events) {
-      const std::string& instruction = timing.lowered.InstructionOf(lane.core, e.op);
-      std::vector<trace::Stat> stats = {
-          plane.MakeStringStat("hlo_op", instruction),
-          plane.MakeStringStat("long_name", e.name),
-          plane.MakeIntStat("cycles", e.duration_cycles),
-          plane.MakeDoubleStat("flops", e.flops),
-          plane.MakeIntStat("bytes", e.bytes),
-          plane.MakeDoubleStat("utilisation", e.utilization)};
-      if (e.stall_cycles > 0) {
-        stats.push_back(plane.MakeIntStat("stall_cycles", e.stall_cycles));
-        stats.push_back(plane.MakeStringStat("stall_cause", device::StallCauseName(e.stall_cause)));
+    for (int64_t step = 0; step < steps; ++step) {
+      const int64_t offset = step * duration_ps;
+      for (const device::TraceEvent& e : lane.events) {
+        const std::string& instruction = timing.lowered.InstructionOf(lane.core, e.op);
+        std::vector<trace::Stat> stats = {
+            plane.MakeStringStat("hlo_op", instruction),
+            plane.MakeStringStat("long_name", e.name),
+            plane.MakeIntStat("cycles", e.duration_cycles),
+            plane.MakeDoubleStat("flops", e.flops),
+            plane.MakeIntStat("bytes", e.bytes),
+            plane.MakeDoubleStat("utilisation", e.utilization)};
+        if (e.stall_cycles > 0) {
+          stats.push_back(plane.MakeIntStat("stall_cycles", e.stall_cycles));
+          stats.push_back(
+              plane.MakeStringStat("stall_cause", device::StallCauseName(e.stall_cause)));
+        }
+        plane.AddEvent(id, instruction, offset + int64_t(double(e.start_cycle) * ps_per_cycle),
+                       int64_t(double(e.duration_cycles) * ps_per_cycle), stats);
       }
-      plane.AddEvent(id, instruction, int64_t(double(e.start_cycle) * ps_per_cycle),
-                     int64_t(double(e.duration_cycles) * ps_per_cycle), stats);
     }
   }
   p.timeline.Finalize();
   return p;
 }
 
-}  // namespace systolic::cli
+absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
+                                                    const ChipSpec& spec, int64_t steps,
+                                                    const RunProgressCallback& progress) {
+  auto report = [&](double fraction, absl::string_view what) {
+    return !progress || progress(fraction, what);
+  };
+  const int64_t devices =
+      std::max<int64_t>(1, module.replica_count()) * std::max<int64_t>(1, module.num_partitions());
+  if (devices > 1) {
+    return absl::UnimplementedError(absl::StrCat(
+        module.name(), " runs on ", devices,
+        " devices; running a multi-device program on a topology is not available yet "
+        "(`systolic ici` times its collectives)"));
+  }
+  if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
+  auto timed = CompileAndTime(module.Clone(), spec);
+  if (!timed.ok()) return timed.status();
+  if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
+  trace::Profile profile = ProfileOfRun(absl::StrCat(module.name(), " on ", spec.name()), spec,
+                                        timed->compilation, timed->timing, steps);
+  report(1.0, "done");
+  return profile;
+}
+
+}  // namespace systolic::device

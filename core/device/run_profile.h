@@ -1,0 +1,39 @@
+// The profile of a program compiled and run on a simulated chip: the chip,
+// the program with the compiler's snapshot after every pass, its compile
+// (then a cache hit for every later step), the run's steps, and the chip's
+// timeline (a plane for the chip, a lane per core and unit, every event
+// named by its HLO instruction with FLOPs, bytes and utilisation). The CLI's
+// `run --profile` and the studio's "Compile and run" both write this.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+#include "core/compiler/compiler.h"
+#include "core/device/chip_spec.pb.h"
+#include "core/device/program_timing.h"
+#include "core/trace/profile.h"
+
+namespace systolic::device {
+
+// `steps` runs of the program back to back (each takes the simulated time).
+trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
+                            const CompilationResult& compilation, const ProgramTiming& timing,
+                            int64_t steps = 1);
+
+// Tells what is happening (fraction done in [0, 1]); returns false to stop.
+using RunProgressCallback = std::function<bool(double fraction, absl::string_view what)>;
+
+// Compiles a copy of `module` for `spec`, lowers and simulates it, and
+// returns the profile of `steps` runs. Stops with Cancelled when `progress`
+// says so. A program for several devices is an error naming its device
+// count: running on a multi-chip topology is not available yet.
+absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
+                                                    const ChipSpec& spec, int64_t steps,
+                                                    const RunProgressCallback& progress = {});
+
+}  // namespace systolic::device

@@ -1,0 +1,61 @@
+// The studio's "Compile and run": a program compiles, runs on the simulated
+// chip for the requested steps, and comes back as a profile to open.
+#include <QtTest>
+
+#include "core/hlo/hlo_file.h"
+#include "views/program_runner.h"
+
+namespace systolic::views {
+
+class ProgramRunnerTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void aSampleRunsForItsStepsWithATimeline() {
+    auto loaded = LoadHloFile(SYSTOLIC_SOURCE_DIR "/samples/hlo/mlp_layer.hlo", /*verify=*/true);
+    QVERIFY(loaded.ok() && loaded->size() == 1 && (*loaded)[0].module.ok());
+    const HloModule& module = **(*loaded)[0].module;
+    ProgramRunRequest request{"mlp_layer.hlo", "v4", "", "2x2", 3};
+    RunProgress progress;
+    auto profile = CompileAndRunProgram(module, request, progress);
+    QVERIFY2(profile.ok(), std::string(profile.status().message()).c_str());
+    QCOMPARE(progress.fraction(), 1.0);
+    QCOMPARE(int(profile->programs.size()), 1);
+    QVERIFY(profile->programs[0].snapshots.size() > 3);
+    QCOMPARE(int(profile->runs.size()), 1);
+    QCOMPARE(int(profile->runs[0].steps.size()), 3);
+    // One compile, then two cache hits.
+    QCOMPARE(int(profile->compile_events.size()), 3);
+    QVERIFY(!profile->compile_events[0].cache_hit);
+    QVERIFY(profile->compile_events[2].cache_hit);
+    QCOMPARE(profile->chip.name, std::string("v4"));
+    QVERIFY(profile->timeline.event_count() > 0);
+    // Each step repeats the same events back to back.
+    QCOMPARE(profile->runs[0].steps[1].start_ps, profile->runs[0].steps[0].duration_ps);
+  }
+
+  void cancellingStopsTheRun() {
+    auto loaded = LoadHloFile(SYSTOLIC_SOURCE_DIR "/samples/hlo/mlp_layer.hlo", true);
+    QVERIFY(loaded.ok() && (*loaded)[0].module.ok());
+    RunProgress progress;
+    progress.Cancel();
+    auto profile = CompileAndRunProgram(**(*loaded)[0].module, {"", "v4", "", "1", 1}, progress);
+    QCOMPARE(profile.status().code(), absl::StatusCode::kCancelled);
+  }
+
+  void aMultiDeviceProgramSaysWhatIsMissing() {
+    auto loaded = LoadHloFile(SYSTOLIC_SOURCE_DIR "/samples/hlo/sharded_mlp.hlo", true);
+    QVERIFY(loaded.ok() && (*loaded)[0].module.ok());
+    RunProgress progress;
+    auto profile = CompileAndRunProgram(**(*loaded)[0].module, {"", "v4", "", "2x4", 1}, progress);
+    QVERIFY(!profile.ok());
+    QVERIFY(std::string(profile.status().message()).find("runs on 8 devices") != std::string::npos);
+    auto bad_chip = CompileAndRunProgram(**(*loaded)[0].module, {"", "v99", "", "1", 1}, progress);
+    QVERIFY(!bad_chip.ok());
+  }
+};
+
+}  // namespace systolic::views
+
+QTEST_MAIN(systolic::views::ProgramRunnerTest)
+#include "program_runner_test.moc"
