@@ -39,9 +39,11 @@
 #include "views/hlo_syntax_highlighter.h"
 #include "views/memory_chart.h"
 #include "views/module_outline_model.h"
+#include "views/op_profile_view.h"
 #include "views/profile_explorer_model.h"
 #include "views/program_runner.h"
 #include "views/recompilations_view.h"
+#include "views/roofline_chart.h"
 #include "views/run_program_dialog.h"
 #include "views/sharding_view.h"
 #include "views/stage_store.h"
@@ -82,6 +84,8 @@ std::optional<MainWindow::View> MainWindow::ParseView(const QString& name) {
   if (name == "recompilations" || name == "compiles") return View::kRecompilations;
   if (name == "sharding" || name == "topology") return View::kSharding;
   if (name == "memory") return View::kMemory;
+  if (name == "ops" || name == "op-profile") return View::kOps;
+  if (name == "roofline") return View::kRoofline;
   return std::nullopt;
 }
 
@@ -116,6 +120,10 @@ MainWindow::MainWindow() {
   tabs_->addTab(recompilations_view_, "Recompilations");
   tabs_->addTab(sharding_view_, "Sharding");
   tabs_->addTab(memory_chart_, "Memory");
+  op_profile_view_ = new views::OpProfileView(tabs_);
+  roofline_chart_ = new views::RooflineChart(tabs_);
+  tabs_->addTab(op_profile_view_, "Op profile");
+  tabs_->addTab(roofline_chart_, "Roofline");
   setCentralWidget(tabs_);
 
   explorer_model_ = new views::ProfileExplorerModel(this);
@@ -248,6 +256,8 @@ void MainWindow::CreateActions() {
   add(view, "&Recompilations", QKeySequence(Qt::CTRL | Qt::Key_4), [this] { ShowView(View::kRecompilations); });
   add(view, "&Sharding", QKeySequence(Qt::CTRL | Qt::Key_5), [this] { ShowView(View::kSharding); });
   add(view, "&Memory", QKeySequence(Qt::CTRL | Qt::Key_6), [this] { ShowView(View::kMemory); });
+  add(view, "&Op Profile", QKeySequence(Qt::CTRL | Qt::Key_7), [this] { ShowView(View::kOps); });
+  add(view, "R&oofline", QKeySequence(Qt::CTRL | Qt::Key_8), [this] { ShowView(View::kRoofline); });
   view->addSeparator();
   add(view, "&Find…", QKeySequence::Find, [this] { FindInCurrentView(); });
   add(view, "Find &Next", QKeySequence::FindNext, [this] {
@@ -311,6 +321,7 @@ void MainWindow::ShowShortcuts() {
       "<tr><td><b>Ctrl+R</b></td><td>compile and run the program</td></tr>"
       "<tr><td><b>Ctrl+1 / 2 / 3</b></td><td>graph / timeline / HLO text</td></tr>"
       "<tr><td><b>Ctrl+4 / 5 / 6</b></td><td>recompilations / sharding / memory</td></tr>"
+      "<tr><td><b>Ctrl+7 / 8</b></td><td>op profile / roofline</td></tr>"
       "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find, next, previous</td></tr>"
       "<tr><td><b>Ctrl+= / Ctrl+- / Ctrl+0</b></td><td>zoom in, out, fit</td></tr>"
       "<tr><td><b>Ctrl+B</b></td><td>compare two stages side by side</td></tr>"
@@ -420,6 +431,8 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   recompilations_view_->SetProfile(profile_);
   sharding_view_->Reload();
   memory_chart_->SetProfile(profile_);
+  op_profile_view_->SetProfile(profile_);
+  roofline_chart_->SetProfile(profile_);
   run_action_->setEnabled(is_program_file_);
 
   const trace::ProgramRecord* first = nullptr;

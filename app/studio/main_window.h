@@ -26,8 +26,10 @@ class DetailsPane;
 class GraphView;
 class MemoryChart;
 class ModuleOutlineModel;
+class OpProfileView;
 class ProfileExplorerModel;
 class RecompilationsView;
+class RooflineChart;
 class ShardingView;
 class StageStore;
 class TimelineView;
@@ -39,8 +41,8 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class View { kGraph = 0, kTimeline, kText, kRecompilations, kSharding, kMemory };
-  // "graph", "timeline", "text", "recompilations", "sharding", "memory".
+  enum class View { kGraph = 0, kTimeline, kText, kRecompilations, kSharding, kMemory, kOps, kRoofline };
+  // "graph", "timeline", "text", "recompilations", "sharding", "memory", "ops", "roofline".
   static std::optional<View> ParseView(const QString& name);
 
   MainWindow();
@@ -69,6 +71,8 @@ class MainWindow : public QMainWindow {
   views::RecompilationsView* recompilations_view() const { return recompilations_view_; }
   views::ShardingView* sharding_view() const { return sharding_view_; }
   views::MemoryChart* memory_chart() const { return memory_chart_; }
+  views::OpProfileView* op_profile_view() const { return op_profile_view_; }
+  views::RooflineChart* roofline_chart() const { return roofline_chart_; }
   views::DetailsPane* details() const { return details_; }
   views::ProfileExplorerModel* explorer_model() const { return explorer_model_; }
   QTreeView* explorer() const { return explorer_; }
@@ -108,6 +112,8 @@ class MainWindow : public QMainWindow {
   views::RecompilationsView* recompilations_view_ = nullptr;
   views::ShardingView* sharding_view_ = nullptr;
   views::MemoryChart* memory_chart_ = nullptr;
+  views::OpProfileView* op_profile_view_ = nullptr;
+  views::RooflineChart* roofline_chart_ = nullptr;
   views::ProfileExplorerModel* explorer_model_ = nullptr;
   QTreeView* explorer_ = nullptr;
   views::ModuleOutlineModel* outline_model_ = nullptr;

@@ -204,7 +204,8 @@ class StudioWindowTest : public QObject {
     window.WhenIdle([&] { done = true; });
     QTRY_VERIFY_WITH_TIMEOUT(done, 30000);
     for (auto view : {MainWindow::View::kGraph, MainWindow::View::kTimeline, MainWindow::View::kRecompilations,
-                      MainWindow::View::kSharding, MainWindow::View::kMemory}) {
+                      MainWindow::View::kSharding, MainWindow::View::kMemory, MainWindow::View::kOps,
+                      MainWindow::View::kRoofline}) {
       window.ShowView(view);
       const QString path = dir_.filePath(QStringLiteral("view%1.png").arg(int(view)));
       QVERIFY(window.SaveScreenshot(path));
@@ -215,6 +216,8 @@ class StudioWindowTest : public QObject {
     QCOMPARE(MainWindow::ParseView("recompilations"), std::optional<MainWindow::View>(MainWindow::View::kRecompilations));
     QCOMPARE(MainWindow::ParseView("sharding"), std::optional<MainWindow::View>(MainWindow::View::kSharding));
     QCOMPARE(MainWindow::ParseView("memory"), std::optional<MainWindow::View>(MainWindow::View::kMemory));
+    QCOMPARE(MainWindow::ParseView("ops"), std::optional<MainWindow::View>(MainWindow::View::kOps));
+    QCOMPARE(MainWindow::ParseView("roofline"), std::optional<MainWindow::View>(MainWindow::View::kRoofline));
     QVERIFY(!MainWindow::ParseView("nonsense"));
   }
 };

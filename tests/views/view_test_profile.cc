@@ -190,6 +190,7 @@ trace::Profile MakeMlpProfile(const TestProfileOptions& options) {
   p.info.title = "mlp_layer on 2x2";
   p.chip.name = "v4";
   p.chip.peak_flops_per_second = 275e12;
+  p.chip.hbm_bandwidth_bytes_per_second = 1200e9;
   p.chip.clock_hz = 1050e6;
   p.chip.cores_per_chip = 2;
   p.chip.mxus_per_core = 4;

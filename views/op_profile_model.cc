@@ -1,0 +1,121 @@
+#include "views/op_profile_model.h"
+
+#include <QLocale>
+
+namespace systolic::views {
+namespace {
+
+// "1.25 µs", "830 ns": the unit chosen by the size.
+QString Duration(int64_t ps) {
+  const double v = double(ps);
+  if (v >= 1e12) return QStringLiteral("%1 s").arg(v / 1e12, 0, 'f', 3);
+  if (v >= 1e9) return QStringLiteral("%1 ms").arg(v / 1e9, 0, 'f', 3);
+  if (v >= 1e6) return QStringLiteral("%1 µs").arg(v / 1e6, 0, 'f', 3);
+  if (v >= 1e3) return QStringLiteral("%1 ns").arg(v / 1e3, 0, 'f', 1);
+  return QStringLiteral("%1 ps").arg(ps);
+}
+
+// "3.2 G", "410 T": a number with an SI prefix.
+QString Si(double v, const QString& unit) {
+  static const char* kPrefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int p = 0;
+  while (v >= 1000 && p < 6) {
+    v /= 1000;
+    ++p;
+  }
+  return QStringLiteral("%1 %2%3").arg(v, 0, 'f', v < 10 && p > 0 ? 2 : (p > 0 ? 1 : 0)).arg(QString::fromLatin1(kPrefixes[p]), unit);
+}
+
+}  // namespace
+
+OpProfileModel::OpProfileModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void OpProfileModel::SetOpProfile(trace::OpProfile profile) {
+  beginResetModel();
+  profile_ = std::move(profile);
+  endResetModel();
+}
+
+const trace::OpStats* OpProfileModel::OpAt(const QModelIndex& index) const {
+  if (!index.isValid() || index.model() != this || index.row() >= int(profile_.ops.size())) return nullptr;
+  return &profile_.ops[size_t(index.row())];
+}
+
+int OpProfileModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : int(profile_.ops.size());
+}
+
+int OpProfileModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumnCount; }
+
+QVariant OpProfileModel::data(const QModelIndex& index, int role) const {
+  const trace::OpStats* op = OpAt(index);
+  if (!op) return {};
+  const int column = index.column();
+  if (role == Qt::TextAlignmentRole) {
+    const bool text = column == kInstruction || column == kCategory;
+    return QVariant::fromValue(Qt::Alignment((text ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+  }
+  if (role == Qt::UserRole) {
+    switch (column) {
+      case kInstruction: return QString::fromStdString(op->name);
+      case kCategory: return QString::fromLatin1(trace::OpCategoryName(op->category));
+      case kTime: return qint64(op->total_ps);
+      case kWall: return qint64(op->wall_ps);
+      case kStepShare: return op->step_fraction;
+      case kFlops: return op->flops;
+      case kBytes: return qint64(op->bytes);
+      case kIntensity: return op->intensity;
+      case kAchieved: return op->achieved_flops_per_second;
+      case kPeakShare: return op->peak_fraction;
+      default: return {};
+    }
+  }
+  if (role == Qt::ToolTipRole && column == kTime) {
+    return QStringLiteral("%1 events; from %2 to %3").arg(op->event_count).arg(Duration(op->first_start_ps), Duration(op->last_end_ps));
+  }
+  if (role != Qt::DisplayRole) return {};
+  switch (column) {
+    case kInstruction: return QString::fromStdString(op->name);
+    case kCategory: return QString::fromLatin1(trace::OpCategoryName(op->category));
+    case kTime: return Duration(op->total_ps);
+    case kWall: return Duration(op->wall_ps);
+    case kStepShare: return QStringLiteral("%1 %").arg(100.0 * op->step_fraction, 0, 'f', 1);
+    case kFlops: return op->flops > 0 ? Si(op->flops, "FLOP") : QString("–");
+    case kBytes: return QLocale::system().formattedDataSize(op->bytes, 1, QLocale::DataSizeIecFormat);
+    case kIntensity: return op->bytes > 0 ? QString::number(op->intensity, 'g', 3) : QString("–");
+    case kAchieved: return op->flops > 0 ? Si(op->achieved_flops_per_second, "FLOP/s") : QString("–");
+    case kPeakShare: return op->flops > 0 ? QStringLiteral("%1 %").arg(100.0 * op->peak_fraction, 0, 'f', 1) : QString("–");
+    default: return {};
+  }
+}
+
+QVariant OpProfileModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  if (role == Qt::ToolTipRole) {
+    switch (section) {
+      case kTime: return QStringLiteral("Event durations summed over every unit");
+      case kWall: return QStringLiteral("Time at least one unit works on it");
+      case kStepShare: return QStringLiteral("Wall time over the step");
+      case kIntensity: return QStringLiteral("FLOPs per byte moved");
+      case kAchieved: return QStringLiteral("FLOPs over wall time");
+      case kPeakShare: return QStringLiteral("Achieved FLOP/s over the chip's peak");
+      default: return {};
+    }
+  }
+  if (role != Qt::DisplayRole) return {};
+  switch (section) {
+    case kInstruction: return QStringLiteral("Instruction");
+    case kCategory: return QStringLiteral("Unit");
+    case kTime: return QStringLiteral("Time");
+    case kWall: return QStringLiteral("Wall");
+    case kStepShare: return QStringLiteral("Of step");
+    case kFlops: return QStringLiteral("FLOPs");
+    case kBytes: return QStringLiteral("Bytes");
+    case kIntensity: return QStringLiteral("FLOPs/byte");
+    case kAchieved: return QStringLiteral("Achieved");
+    case kPeakShare: return QStringLiteral("Of peak");
+    default: return {};
+  }
+}
+
+}  // namespace systolic::views

@@ -1,0 +1,41 @@
+// The op profile (as XProf's): time by unit category above a sortable
+// table of the HLO instructions (time, share of the step, FLOPs, bytes,
+// arithmetic intensity, achieved FLOP/s against the peak) of one chip.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "core/trace/profile.h"
+
+class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace systolic::views {
+
+class OpProfileModel;
+
+class OpProfileView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit OpProfileView(QWidget* parent = nullptr);
+
+  void SetProfile(std::shared_ptr<const trace::Profile> profile);
+
+  OpProfileModel* model() const { return model_; }
+  QSortFilterProxyModel* sorted_model() const { return proxy_; }
+  QTableView* table() const { return table_; }
+  // The category summary as shown ("" when there is no profile).
+  QString summary() const;
+
+ private:
+  std::shared_ptr<const trace::Profile> profile_;
+  QLabel* summary_ = nullptr;
+  QTableView* table_ = nullptr;
+  OpProfileModel* model_ = nullptr;
+  QSortFilterProxyModel* proxy_ = nullptr;
+};
+
+}  // namespace systolic::views
