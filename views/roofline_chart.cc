@@ -163,6 +163,24 @@ void RooflineChart::Rebuild() {
     chart->addSeries(series);
   }
 
+  // Names beside the points while they stay readable (a screenshot shows no
+  // tooltips); a series per name, as a series has one label format.
+  constexpr int kMaxLabels = 24;
+  if (points_.size() <= kMaxLabels) {
+    for (const Point& p : points_) {
+      auto* label = new QScatterSeries();
+      label->setMarkerSize(1);
+      label->setColor(Qt::transparent);
+      label->setBorderColor(Qt::transparent);
+      label->setPointLabelsFormat(p.name);
+      label->setPointLabelsVisible(true);
+      label->setPointLabelsClipping(false);
+      label->append(p.position);
+      chart->addSeries(label);
+      for (QLegendMarker* marker : chart->legend()->markers(label)) marker->setVisible(false);
+    }
+  }
+
   auto* x = new QLogValueAxis();
   x->setTitleText("arithmetic intensity (FLOPs per byte of HBM traffic)");
   x->setBase(10);
