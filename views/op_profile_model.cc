@@ -84,7 +84,10 @@ QVariant OpProfileModel::data(const QModelIndex& index, int role) const {
     case kBytes: return QLocale::system().formattedDataSize(op->bytes, 1, QLocale::DataSizeIecFormat);
     case kIntensity: return op->bytes > 0 ? QString::number(op->intensity, 'g', 3) : QString("–");
     case kAchieved: return op->flops > 0 ? Si(op->achieved_flops_per_second, "FLOP/s") : QString("–");
-    case kPeakShare: return op->flops > 0 ? QStringLiteral("%1 %").arg(100.0 * op->peak_fraction, 0, 'f', 1) : QString("–");
+    case kPeakShare:
+      // Two decimals below 1 %, where most memory-bound ops sit.
+      return op->flops > 0 ? QStringLiteral("%1 %").arg(100.0 * op->peak_fraction, 0, 'f', op->peak_fraction < 0.01 ? 2 : 1)
+                           : QString("–");
     default: return {};
   }
 }
