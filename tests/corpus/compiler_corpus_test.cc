@@ -113,8 +113,7 @@ TEST(CompilerCorpus, EveryModuleCompilesAndComputesWhatItDidBefore) {
 }
 
 TEST(CompilerCorpus, EverySampleCompilesAndComputesWhatItDidBefore) {
-  const std::filesystem::path samples =
-      std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "samples" / "hlo";
+  const std::filesystem::path samples = std::filesystem::path(SYSTOLIC_SOURCE_DIR) / "samples" / "hlo";
   auto files = testing::FilesUnder(samples, {".hlo"});
   if (files.empty()) GTEST_SKIP() << "no samples at " << samples;
   Tally tally;
