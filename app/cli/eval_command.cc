@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
+#include "app/cli/literal_outputs.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/literal_format.h"
 #include "core/eval/npy_file.h"
@@ -29,24 +30,6 @@
 
 namespace systolic::cli {
 namespace {
-
-struct Output {
-  std::string index;  // "{}", "{0}", "{1,0}"
-  const Literal* value;
-};
-
-// The arrays of a (possibly nested) tuple result, with their index paths.
-void Leaves(const Literal& l, std::vector<int64_t>& path, std::vector<Output>& out) {
-  if (l.shape().IsTuple()) {
-    for (int64_t i = 0; i < l.tuple_size(); ++i) {
-      path.push_back(i);
-      Leaves(l.tuple_element(i), path, out);
-      path.pop_back();
-    }
-    return;
-  }
-  out.push_back({absl::StrCat("{", absl::StrJoin(path, ","), "}"), &l});
-}
 
 std::string FileSafe(std::string s) {
   for (char& c : s) {
@@ -150,9 +133,7 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
         << " partition(s), " << absl::StrCat(seconds) << " s\n";
   }
   for (int64_t d = 0; d < devices; ++d) {
-    std::vector<Output> outputs;
-    std::vector<int64_t> path;
-    Leaves((*results)[d], path, outputs);
+    const std::vector<LiteralLeaf> outputs = LeavesOf((*results)[d]);
     nlohmann::json dj = {{"device", d}, {"replica", d / partitions}, {"partition", d % partitions}};
     nlohmann::json outs = nlohmann::json::array();
     if (!settings.json && devices > 1) {
@@ -160,23 +141,14 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
           << "):\n";
     }
     for (size_t k = 0; k < outputs.size(); ++k) {
-      const Output& o = outputs[k];
+      const LiteralLeaf& o = outputs[k];
       const std::string text = FormatLiteral(*o.value);
       nlohmann::json oj = {{"index", o.index}, {"shape", o.value->shape().ToString()}, {"value", text}};
       if (!settings.out_dir.empty() && o.value->shape().IsArray()) {
         std::string name = several_modules ? FileSafe(module.name()) + "_" : "";
         if (devices > 1) name += absl::StrCat("device", d, "_");
-        name += "out";
-        for (char c : o.index) {
-          if (std::isdigit(static_cast<unsigned char>(c))) {
-            name.push_back(c);
-          } else if (c == ',') {
-            name.push_back('_');
-          } else if (c == '{' && o.index != "{}") {
-            name.push_back('_');
-          }
-        }
-        const std::string file = (std::filesystem::path(settings.out_dir) / (name + ".npy")).string();
+        name += NpyName(o.index);
+        const std::string file = (std::filesystem::path(settings.out_dir) / name).string();
         if (auto s = WriteNpyFile(file, *o.value); !s.ok()) return fail(std::string(s.message()));
         oj["npy"] = file;
       }

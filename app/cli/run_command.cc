@@ -30,6 +30,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
+#include "app/cli/literal_outputs.h"
 #include "app/cli/progress_line.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_timing.h"
@@ -45,30 +46,6 @@
 
 namespace systolic::cli {
 namespace {
-
-struct Leaf {
-  std::string index;  // "{}", "{0}", "{1,0}"
-  const Literal* value;
-};
-
-void Leaves(const Literal& l, std::vector<int64_t>& path, std::vector<Leaf>& out) {
-  if (l.shape().IsTuple()) {
-    for (int64_t i = 0; i < l.tuple_size(); ++i) {
-      path.push_back(i);
-      Leaves(l.tuple_element(i), path, out);
-      path.pop_back();
-    }
-    return;
-  }
-  out.push_back({absl::StrCat("{", absl::StrJoin(path, ","), "}"), &l});
-}
-
-std::vector<Leaf> LeavesOf(const Literal& l) {
-  std::vector<Leaf> out;
-  std::vector<int64_t> path;
-  Leaves(l, path, out);
-  return out;
-}
 
 struct Difference {
   double abs = 0;
@@ -94,18 +71,6 @@ Difference Compare(const Literal& device, const Literal& reference) {
     d.rel = std::max(d.rel, std::fabs(b) > 0 ? abs / std::fabs(b) : abs);
   }
   return d;
-}
-
-std::string NpyName(const std::string& index) {
-  std::string name = "out";
-  for (char c : index) {
-    if (std::isdigit(static_cast<unsigned char>(c))) {
-      name.push_back(c);
-    } else if (c == ',' || (c == '{' && index != "{}")) {
-      name.push_back('_');
-    }
-  }
-  return name + ".npy";
 }
 
 std::string FormatBytes(double bytes) {
@@ -272,8 +237,8 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
       reference = *std::move(r);
     }
     progress.Finish();
-    const std::vector<Leaf> outputs = LeavesOf(*result);
-    const std::vector<Leaf> expected = reference ? LeavesOf(*reference) : std::vector<Leaf>{};
+    const std::vector<LiteralLeaf> outputs = LeavesOf(*result);
+    const std::vector<LiteralLeaf> expected = reference ? LeavesOf(*reference) : std::vector<LiteralLeaf>{};
     if (reference && expected.size() != outputs.size()) {
       err << where << ": " << name << ": the reference has " << expected.size()
           << " outputs, the device " << outputs.size() << "\n";
@@ -282,7 +247,7 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
     nlohmann::json outs = nlohmann::json::array();
     Difference worst;
     for (size_t i = 0; i < outputs.size(); ++i) {
-      const Leaf& o = outputs[i];
+      const LiteralLeaf& o = outputs[i];
       const std::string text = FormatLiteral(*o.value);
       nlohmann::json oj = {{"index", o.index}, {"shape", o.value->shape().ToString()}, {"value", text}};
       if (!out_dir.empty() && o.value->shape().IsArray()) {
