@@ -35,8 +35,9 @@ HloInstruction* HloComputation::AddInstruction(std::unique_ptr<HloInstruction> i
       parent_->RegisterName(raw->name_);
     }
   }
+  raw->index_in_parent_ = int64_t(instructions_.size());
   instructions_.push_back(std::move(instruction));
-  raw->position_ = std::prev(instructions_.end());
+  ++live_count_;
   if (root_ == nullptr) root_ = raw;
   return raw;
 }
@@ -64,8 +65,21 @@ absl::Status HloComputation::RemoveInstruction(HloInstruction* instruction) {
         absl::StrCat("cannot remove parameter ", instruction->name()));
   }
   instruction->DetachFromOperandsAndUsers();
-  instructions_.erase(instruction->position_);
+  instructions_[size_t(instruction->index_in_parent_)].reset();
+  --live_count_;
+  // Compacting once half the slots are empty keeps removal amortised O(1).
+  if (int64_t(instructions_.size()) > 2 * live_count_ + 64) Compact();
   return absl::OkStatus();
+}
+
+void HloComputation::Compact() {
+  size_t kept = 0;
+  for (auto& slot : instructions_) {
+    if (slot == nullptr) continue;
+    slot->index_in_parent_ = int64_t(kept);
+    instructions_[kept++] = std::move(slot);
+  }
+  instructions_.resize(kept);
 }
 
 absl::Status HloComputation::RemoveInstructionAndUnusedOperands(HloInstruction* instruction) {
@@ -123,8 +137,10 @@ absl::Status HloComputation::ReplaceWithNewInstruction(
 
 std::vector<HloInstruction*> HloComputation::instructions() const {
   std::vector<HloInstruction*> out;
-  out.reserve(instructions_.size());
-  for (const auto& instr : instructions_) out.push_back(instr.get());
+  out.reserve(size_t(live_count_));
+  for (const auto& instr : instructions_) {
+    if (instr) out.push_back(instr.get());
+  }
   return out;
 }
 
@@ -167,7 +183,7 @@ class VisitedSet {
 std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
   auto post_order = [this](VisitedSet& visited) {
     std::vector<HloInstruction*> order;
-    order.reserve(instructions_.size());
+    order.reserve(size_t(live_count_));
     // Iterative DFS: (instruction, next operand position to visit).
     std::vector<std::pair<HloInstruction*, size_t>> stack;
     auto visit = [&](HloInstruction* start) {
@@ -194,12 +210,14 @@ std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
       if (p) visit(p);
     }
     if (root_) visit(root_);
-    for (const auto& instr : instructions_) visit(instr.get());
+    for (const auto& instr : instructions_) {
+      if (instr) visit(instr.get());
+    }
     return order;
   };
   VisitedSet by_id(*this, /*use_ids=*/true);
   std::vector<HloInstruction*> order = post_order(by_id);
-  if (order.size() != instructions_.size()) {
+  if (int64_t(order.size()) != live_count_) {
     // Two instructions sharing an id (a module being repaired) would hide one.
     VisitedSet by_pointer(*this, /*use_ids=*/false);
     order = post_order(by_pointer);
@@ -212,6 +230,7 @@ std::vector<HloComputation*> HloComputation::MakeEmbeddedComputationsList() cons
   absl::flat_hash_set<const HloComputation*> visited;
   std::function<void(const HloComputation*)> visit = [&](const HloComputation* c) {
     for (const auto& instr : c->instructions_) {
+      if (!instr) continue;
       for (HloComputation* callee : instr->called_computations()) {
         if (visited.insert(callee).second) {
           visit(callee);

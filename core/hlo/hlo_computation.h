@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,7 +28,9 @@ struct ProgramShape {
 
 class HloComputation {
  public:
-  using InstructionList = std::list<std::unique_ptr<HloInstruction>>;
+  // Slots of owned instructions; a removed instruction leaves a null slot
+  // until the next compaction, so removal is O(1) and walks stay linear.
+  using InstructionList = std::vector<std::unique_ptr<HloInstruction>>;
 
   explicit HloComputation(std::string name);
   ~HloComputation();
@@ -65,9 +66,14 @@ class HloComputation {
   HloInstruction* parameter_instruction(int64_t i) const { return parameters_[i]; }
   const std::vector<HloInstruction*>& parameter_instructions() const { return parameters_; }
 
-  int64_t instruction_count() const { return int64_t(instructions_.size()); }
+  int64_t instruction_count() const { return live_count_; }
   // In insertion order.
   std::vector<HloInstruction*> instructions() const;
+  // Every instruction's index_in_computation() is below this bound. Indices
+  // are dense and stable until the computation next removes an instruction,
+  // so read-only walks (the verifier, analyses) can keep per-instruction
+  // state in plain vectors instead of hash maps.
+  int64_t instruction_index_bound() const { return int64_t(instructions_.size()); }
   // Operands and control predecessors before users; deterministic.
   std::vector<HloInstruction*> MakeInstructionPostOrder() const;
   // Computations called from this one, transitively, callees first.
@@ -93,7 +99,11 @@ class HloComputation {
   std::string name_;
   int64_t unique_id_ = -1;
   HloModule* parent_ = nullptr;
+  // Drops the null slots of removed instructions and renumbers the rest.
+  void Compact();
+
   InstructionList instructions_;
+  int64_t live_count_ = 0;
   std::vector<HloInstruction*> parameters_;
   HloInstruction* root_ = nullptr;
   HloInstruction* fusion_instruction_ = nullptr;

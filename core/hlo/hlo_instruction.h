@@ -149,6 +149,9 @@ class HloInstruction {
   void SetUniqueId(int64_t id) { unique_id_ = id; }
   HloComputation* parent() const { return parent_; }
   HloModule* GetModule() const;
+  // Dense position in the parent computation (see
+  // HloComputation::instruction_index_bound), or -1 outside a computation.
+  int64_t index_in_computation() const { return index_in_parent_; }
 
   // --- Operands and users ---------------------------------------------------
   const std::vector<HloInstruction*>& operands() const { return operands_; }
@@ -427,7 +430,7 @@ class HloInstruction {
   std::string name_;
   int64_t unique_id_ = -1;
   HloComputation* parent_ = nullptr;
-  std::list<std::unique_ptr<HloInstruction>>::iterator position_;  // in parent_
+  int64_t index_in_parent_ = -1;  // slot in parent_'s instruction list
 
   std::vector<HloInstruction*> operands_;
   std::vector<HloInstruction*> users_;

@@ -27,7 +27,7 @@ constexpr NameCharTable kNameChars;
 
 bool HloLexer::IsNameChar(char c) { return kNameChars.is_name[static_cast<unsigned char>(c)]; }
 
-void HloLexer::SkipWhitespace() {
+void HloLexer::SkipWhitespaceSlow() {
   while (pos_ < text_.size()) {
     char c = text_[pos_];
     if (c == '\n') {
@@ -53,27 +53,6 @@ void HloLexer::SkipWhitespace() {
       break;
     }
   }
-}
-
-bool HloLexer::AtEnd() {
-  SkipWhitespace();
-  return pos_ >= text_.size();
-}
-
-char HloLexer::Peek() {
-  SkipWhitespace();
-  return pos_ < text_.size() ? text_[pos_] : '\0';
-}
-
-char HloLexer::PeekAt(size_t ahead) {
-  SkipWhitespace();
-  return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
-}
-
-bool HloLexer::TryConsume(char c) {
-  if (Peek() != c) return false;
-  ++pos_;
-  return true;
 }
 
 bool HloLexer::TryConsume(absl::string_view s) {

@@ -22,13 +22,32 @@ class HloLexer {
 
   HloLexer(absl::string_view text, std::string filename, int first_line);
 
-  // Skips whitespace and comments; keeps the line count.
-  void SkipWhitespace();
-  bool AtEnd();
+  // Skips whitespace and comments; keeps the line count. Inline for the
+  // common case of a cursor already on a significant character: the parser
+  // peeks several times per token.
+  void SkipWhitespace() {
+    if (pos_ < text_.size() && !MayStartSpaceOrComment(text_[pos_])) return;
+    SkipWhitespaceSlow();
+  }
+  bool AtEnd() {
+    SkipWhitespace();
+    return pos_ >= text_.size();
+  }
   // The next significant character ('\0' at the end).
-  char Peek();
-  char PeekAt(size_t ahead);  // raw character `ahead` after the next significant one
-  bool TryConsume(char c);
+  char Peek() {
+    SkipWhitespace();
+    return pos_ < text_.size() ? text_[pos_] : '\0';
+  }
+  // Raw character `ahead` after the next significant one.
+  char PeekAt(size_t ahead) {
+    SkipWhitespace();
+    return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
+  }
+  bool TryConsume(char c) {
+    if (Peek() != c) return false;
+    ++pos_;
+    return true;
+  }
   // `text` exactly (punctuation such as "->" or "<=").
   bool TryConsume(absl::string_view text);
   // A whole word: `word` not followed by an identifier character.
@@ -71,6 +90,11 @@ class HloLexer {
   static bool IsNameChar(char c);
 
  private:
+  static bool MayStartSpaceOrComment(char c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '/';
+  }
+  void SkipWhitespaceSlow();
+
   absl::string_view text_;
   std::string filename_;
   size_t pos_ = 0;

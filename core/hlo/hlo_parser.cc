@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -233,6 +234,10 @@ class HloParserImpl {
   struct Scope {
     absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
   };
+  // ParseInstruction's working lists (operands, attribute keys seen), kept
+  // here so a large module does not allocate them per instruction.
+  std::vector<HloInstruction*> operand_scratch_;
+  std::vector<absl::string_view> attribute_scratch_;
 
   absl::Status ParseHeader(HloModule* module);
   absl::Status ParseHeaderAttribute(absl::string_view key, HloModule* module);
@@ -519,7 +524,11 @@ absl::Status HloParserImpl::ParseInstruction(HloComputation* computation, Scope*
   *is_root = lex_.TryConsumeKeyword("ROOT");
   Location name_location = lex_.location();
   SYSTOLIC_ASSIGN_OR_RETURN(absl::string_view name, lex_.ParseName("an instruction name"));
-  if (scope->by_name.contains(name)) {
+  // The name is claimed now (one hash) and bound to the instruction once it
+  // is built; until then it reads as undefined, so `%a = add(%a, ...)` is an
+  // error, not a self-loop.
+  auto [binding, fresh] = scope->by_name.try_emplace(name, nullptr);
+  if (!fresh) {
     return lex_.Error(name_location,
                       absl::StrCat("instruction %", name, " is defined twice in computation %",
                                    computation->name()));
@@ -540,7 +549,9 @@ absl::Status HloParserImpl::ParseInstruction(HloComputation* computation, Scope*
   if (!opcode) {
     return lex_.Error(opcode_location, absl::StrCat("unknown opcode '", opcode_name, "'"));
   }
-  std::vector<HloInstruction*> operands;
+  // Scratch vectors are the parser's, reused instruction after instruction.
+  std::vector<HloInstruction*>& operands = operand_scratch_;
+  operands.clear();
   std::optional<Literal> literal;
   int64_t parameter_number = -1;
   SYSTOLIC_RETURN_IF_ERROR(
@@ -575,7 +586,8 @@ absl::Status HloParserImpl::ParseInstruction(HloComputation* computation, Scope*
   if (!shape_given) shapeless_.emplace_back(instr, opcode_location);
 
   PendingInstruction pending{instr, {}};
-  std::vector<absl::string_view> seen;
+  std::vector<absl::string_view>& seen = attribute_scratch_;
+  seen.clear();
   const AttributeRules& rules = RulesFor(*opcode);
   while (lex_.TryConsume(',')) {
     Location key_location = lex_.location();
@@ -622,7 +634,7 @@ absl::Status HloParserImpl::ParseInstruction(HloComputation* computation, Scope*
   } else {
     computation->AddInstruction(std::move(owned));
   }
-  scope->by_name[name] = instr;
+  binding->second = instr;  // nothing was added to the scope since the claim
   *added = instr;
   if (!pending.calls.empty()) pending_.push_back(std::move(pending));
   return absl::OkStatus();
@@ -657,7 +669,7 @@ absl::Status HloParserImpl::ParseOperands(HloOpcode opcode, const Shape& shape, 
     Location where = lex_.location();
     SYSTOLIC_ASSIGN_OR_RETURN(absl::string_view operand, lex_.ParseName("an operand name"));
     auto it = scope->by_name.find(operand);
-    if (it == scope->by_name.end()) {
+    if (it == scope->by_name.end() || it->second == nullptr) {
       return lex_.Error(where, absl::StrCat("use of undefined instruction %", operand));
     }
     operands->push_back(it->second);
@@ -719,7 +731,7 @@ absl::Status HloParserImpl::ParseAttribute(absl::string_view key, const Location
         Location where = lex_.location();
         SYSTOLIC_ASSIGN_OR_RETURN(absl::string_view pred, lex_.ParseName("an instruction name"));
         auto it = scope->by_name.find(pred);
-        if (it == scope->by_name.end()) {
+        if (it == scope->by_name.end() || it->second == nullptr) {
           return lex_.Error(where, absl::StrCat("control predecessor %", pred, " is undefined"));
         }
         it->second->AddControlDependencyTo(instr);
@@ -1192,23 +1204,28 @@ absl::StatusOr<Shape> HloParserImpl::ParseShape() {
   }
   if (*type == TUPLE) return lex_.Error(where, "'tuple' is not an element type; write (a, b)");
   SYSTOLIC_RETURN_IF_ERROR(lex_.Expect('[', "after the element type"));
-  Shape shape(*type, {});
+  // Dimensions are gathered first so the shape allocates them once.
+  absl::InlinedVector<int64_t, 8> sizes;
+  absl::InlinedVector<int64_t, 2> dynamic_dims;
   if (!lex_.TryConsume(']')) {
     do {
       Location dim_where = lex_.location();
       if (lex_.TryConsume('?')) {
-        shape.add_dimensions(Shape::kUnboundedSize, true);
+        dynamic_dims.push_back(int64_t(sizes.size()));
+        sizes.push_back(Shape::kUnboundedSize);
         continue;
       }
-      bool dynamic = lex_.TryConsume("<=");
+      if (lex_.TryConsume("<=")) dynamic_dims.push_back(int64_t(sizes.size()));
       SYSTOLIC_ASSIGN_OR_RETURN(int64_t size, lex_.ParseInt("a dimension size"));
       if (size < 0) {
         return lex_.Error(dim_where, absl::StrCat("dimension size ", size, " is negative"));
       }
-      shape.add_dimensions(size, dynamic);
+      sizes.push_back(size);
     } while (lex_.TryConsume(','));
     SYSTOLIC_RETURN_IF_ERROR(lex_.Expect(']', "to close the dimensions"));
   }
+  Shape shape(*type, sizes);
+  for (int64_t d : dynamic_dims) shape.set_dynamic_dimension(d, true);
   if (shape.rank() > 64) return lex_.Error(where, "shape rank is larger than 64");
   // Guard against element counts that overflow (the text may be hostile).
   int64_t elements = 1;
@@ -1259,6 +1276,7 @@ absl::Status HloParserImpl::ParseLayout(Shape* shape) {
   lex_.TryConsume('{');
   Layout layout;
   std::vector<int64_t>& m2m = *layout.mutable_minor_to_major();
+  m2m.reserve(size_t(shape->rank()));
   if (lex_.Peek() != ':' && lex_.Peek() != '}') {
     do {
       SYSTOLIC_ASSIGN_OR_RETURN(int64_t d, lex_.ParseInt("a layout dimension"));
@@ -1342,13 +1360,12 @@ absl::Status HloParserImpl::ParseLayout(Shape* shape) {
     return lex_.Error(where, absl::StrCat("layout has ", m2m.size(), " dimensions but the shape ",
                                           shape->ToString(), " has rank ", shape->rank()));
   }
-  std::vector<bool> seen(shape->rank(), false);
-  for (int64_t d : m2m) {
-    if (d < 0 || d >= shape->rank() || seen[d]) {
+  for (size_t i = 0; i < m2m.size(); ++i) {
+    const int64_t d = m2m[i];
+    if (d < 0 || d >= shape->rank() || std::find(m2m.begin(), m2m.begin() + i, d) != m2m.begin() + i) {
       return lex_.Error(where, absl::StrCat("layout {", absl::StrJoin(m2m, ","),
                                             "} is not a permutation of the shape's dimensions"));
     }
-    seen[d] = true;
   }
   if (m2m.empty() && shape->rank() > 0) m2m = Layout::Descending(shape->rank()).minor_to_major();
   shape->set_layout(std::move(layout));

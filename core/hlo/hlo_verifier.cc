@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/container/node_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -17,7 +18,8 @@
 namespace systolic {
 namespace {
 
-using Shapes = std::vector<const Shape*>;
+// Operand shapes of one instruction: a few, so kept inline (no allocation).
+using Shapes = absl::InlinedVector<const Shape*, 4>;
 
 std::string Text(const Shape& shape) { return shape.ToString(); }
 std::string Text(PrimitiveType type) {
@@ -244,14 +246,24 @@ class Verifier {
   // --- Graph structure --------------------------------------------------------
   absl::Status VerifyComputationList();
   absl::Status VerifyComputationStructure(const HloComputation& computation);
+  // What one walk over a computation's instructions gathers for the checks
+  // that need all of them.
+  struct StructureWalk {
+    explicit StructureWalk(const HloComputation& c)
+        : uses(size_t(c.instruction_index_bound()), 0) {}
+    std::vector<int64_t> uses;  // distinct users seen per instruction (dense index)
+    // Users of instructions with many, as sets (a parameter may feed thousands).
+    absl::flat_hash_map<const HloInstruction*, absl::flat_hash_set<const HloInstruction*>> user_sets;
+    bool operands_first = true;  // every operand has a smaller index than its user
+  };
   absl::Status VerifyInstructionLinks(const HloComputation& computation,
-                                      const HloInstruction& instr,
-                                      const absl::flat_hash_set<const HloInstruction*>& members);
-  absl::Status VerifyUsers(const HloComputation& computation,
-                           const absl::flat_hash_set<const HloInstruction*>& members);
-  absl::Status VerifyAcyclic(const HloComputation& computation);
+                                      const HloInstruction& instr, StructureWalk* walk);
+  absl::Status VerifyUseLink(const HloInstruction& user, const HloInstruction& operand,
+                             StructureWalk* walk);
+  absl::Status VerifyUserLists(const HloComputation& computation, const StructureWalk& walk);
+  absl::Status VerifyAcyclic(const HloComputation& computation);  // depth-first search
   absl::Status VerifyCallGraph();
-  absl::Status VerifyNamesUnique();
+  absl::Status VerifyNamesAndShapes();  // unique names, well-formed shapes
 
   // --- Instructions -----------------------------------------------------------
   absl::Status VerifyShapeWellFormed(const HloInstruction& instr);
@@ -276,8 +288,7 @@ class Verifier {
   absl::Status VerifyAliasing();
   absl::Status VerifySchedule();
 
-  // Each computation's instructions, listed once: walking the computation's
-  // linked list again for every check is what a large module's time went to.
+  // Each computation's instructions, listed once for all the checks.
   const std::vector<HloInstruction*>& InstructionsOf(const HloComputation& c);
 
   const HloModule& module_;
@@ -327,6 +338,17 @@ absl::Status Verifier::ModuleError(const Args&... pieces) const {
 
 // --- Graph structure -----------------------------------------------------------------
 
+// An instruction belongs to `c` when it names `c` as its parent: only
+// HloComputation::AddInstruction sets the parent, so this is as strong as a
+// set of members and needs none. Its dense index then addresses per-
+// instruction state in a vector.
+bool IsMember(const HloComputation& c, const HloInstruction* instr) {
+  return instr != nullptr && instr->parent() == &c && instr->index_in_computation() >= 0 &&
+         instr->index_in_computation() < c.instruction_index_bound();
+}
+
+size_t Slot(const HloInstruction* instr) { return size_t(instr->index_in_computation()); }
+
 absl::Status Verifier::VerifyComputationList() {
   if (module_.replica_count() < 1) {
     return ModuleError("replica_count=", module_.replica_count(), " must be at least 1");
@@ -356,18 +378,19 @@ absl::Status Verifier::VerifyComputationList() {
 absl::Status Verifier::VerifyComputationStructure(const HloComputation& c) {
   const std::vector<HloInstruction*>& instructions = InstructionsOf(c);
   if (instructions.empty()) return Error(c, "has no instructions");
-  absl::flat_hash_set<const HloInstruction*> members(instructions.begin(), instructions.end());
-  if (members.contains(nullptr)) return Error(c, "has a null instruction");
+  for (const HloInstruction* instr : instructions) {
+    if (instr == nullptr) return Error(c, "has a null instruction");
+  }
 
   const HloInstruction* root = c.root_instruction();
   if (root == nullptr) return Error(c, "has no root instruction");
-  if (!members.contains(root)) {
+  if (!IsMember(c, root)) {
     return Error(c, "its root %", root->name(), " is not one of its instructions");
   }
   for (int64_t i = 0; i < c.num_parameters(); ++i) {
     const HloInstruction* p = c.parameter_instruction(i);
     if (p == nullptr) return Error(c, "has no parameter(", i, ") but has parameters after it");
-    if (!members.contains(p)) {
+    if (!IsMember(c, p)) {
       return Error(c, "its parameter ", i, " %", p->name(), " is not one of its instructions");
     }
     if (p->opcode() != HloOpcode::kParameter) {
@@ -378,8 +401,9 @@ absl::Status Verifier::VerifyComputationStructure(const HloComputation& c) {
                    i);
     }
   }
+  StructureWalk walk(c);
   for (const HloInstruction* instr : instructions) {
-    SYSTOLIC_RETURN_IF_ERROR(VerifyInstructionLinks(c, *instr, members));
+    SYSTOLIC_RETURN_IF_ERROR(VerifyInstructionLinks(c, *instr, &walk));
   }
   if (c.IsFusionComputation()) {
     const HloInstruction* fusion = c.FusionInstruction();
@@ -389,15 +413,17 @@ absl::Status Verifier::VerifyComputationStructure(const HloComputation& c) {
                    ", which is not a fusion of this module calling it");
     }
   }
-  SYSTOLIC_RETURN_IF_ERROR(VerifyUsers(c, members));
-  return VerifyAcyclic(c);
+  SYSTOLIC_RETURN_IF_ERROR(VerifyUserLists(c, walk));
+  // Instructions listed after all of their dependencies are in a
+  // topological order, which no cycle has: the search is needed only when a
+  // pass added an instruction after one of its users.
+  return walk.operands_first ? absl::OkStatus() : VerifyAcyclic(c);
 }
 
-absl::Status Verifier::VerifyInstructionLinks(
-    const HloComputation& c, const HloInstruction& instr,
-    const absl::flat_hash_set<const HloInstruction*>& members) {
+absl::Status Verifier::VerifyInstructionLinks(const HloComputation& c,
+                                              const HloInstruction& instr, StructureWalk* walk) {
   if (instr.name().empty()) return Error(instr, "has no name");
-  if (instr.parent() != &c) {
+  if (!IsMember(c, &instr)) {
     return Error(instr, "is in computation %", c.name(), " but names another as its parent");
   }
   if (instr.opcode() == HloOpcode::kParameter) {
@@ -410,14 +436,21 @@ absl::Status Verifier::VerifyInstructionLinks(
   for (int64_t i = 0; i < instr.operand_count(); ++i) {
     const HloInstruction* op = instr.operand(i);
     if (op == nullptr) return Error(instr, "operand ", i, " is null");
-    if (!members.contains(op)) {
+    if (!IsMember(c, op)) {
       return Error(instr, "operand ", i, " %", op->name(), " is not in computation %", c.name());
+    }
+    if (op->index_in_computation() >= instr.index_in_computation()) walk->operands_first = false;
+    // Each distinct operand is checked and counted once.
+    const auto earlier = instr.operands().begin() + i;
+    if (std::find(instr.operands().begin(), earlier, op) == earlier) {
+      SYSTOLIC_RETURN_IF_ERROR(VerifyUseLink(instr, *op, walk));
     }
   }
   for (const HloInstruction* pred : instr.control_predecessors()) {
-    if (pred == nullptr || !members.contains(pred)) {
+    if (!IsMember(c, pred)) {
       return Error(instr, "has a control predecessor outside computation %", c.name());
     }
+    if (pred->index_in_computation() >= instr.index_in_computation()) walk->operands_first = false;
     const auto& succs = pred->control_successors();
     if (std::find(succs.begin(), succs.end(), &instr) == succs.end()) {
       return Error(instr, "lists %", pred->name(),
@@ -425,7 +458,7 @@ absl::Status Verifier::VerifyInstructionLinks(
     }
   }
   for (const HloInstruction* succ : instr.control_successors()) {
-    if (succ == nullptr || !members.contains(succ)) {
+    if (!IsMember(c, succ)) {
       return Error(instr, "has a control successor outside computation %", c.name());
     }
     const auto& preds = succ->control_predecessors();
@@ -460,35 +493,32 @@ absl::Status Verifier::VerifyInstructionLinks(
   return absl::OkStatus();
 }
 
-absl::Status Verifier::VerifyUsers(const HloComputation& c,
-                                   const absl::flat_hash_set<const HloInstruction*>& members) {
-  // Every use is listed by the operand, and each operand lists exactly the
-  // instructions that use it, once each.
-  absl::flat_hash_map<const HloInstruction*, int64_t> user_count;
-  absl::flat_hash_map<const HloInstruction*, absl::flat_hash_set<const HloInstruction*>> user_sets;
-  auto lists_user = [&](const HloInstruction* op, const HloInstruction* user) {
-    const auto& users = op->users();
-    if (users.size() <= 16) return std::find(users.begin(), users.end(), user) != users.end();
-    auto [it, inserted] = user_sets.try_emplace(op);
+absl::Status Verifier::VerifyUseLink(const HloInstruction& user, const HloInstruction& operand,
+                                     StructureWalk* walk) {
+  // Every use is listed by the operand.
+  const auto& users = operand.users();
+  bool listed;
+  if (users.size() <= 16) {
+    listed = std::find(users.begin(), users.end(), &user) != users.end();
+  } else {
+    auto [it, inserted] = walk->user_sets.try_emplace(&operand);
     if (inserted) it->second.insert(users.begin(), users.end());
-    return it->second.contains(user);
-  };
-  for (const HloInstruction* instr : InstructionsOf(c)) {
-    absl::flat_hash_set<const HloInstruction*> distinct(instr->operands().begin(),
-                                                        instr->operands().end());
-    for (const HloInstruction* op : distinct) {
-      if (!lists_user(op, instr)) {
-        return Error(*instr, "uses %", op->name(), " but is not among its users");
-      }
-      ++user_count[op];
-    }
+    listed = it->second.contains(&user);
   }
+  if (!listed) return Error(user, "uses %", operand.name(), " but is not among its users");
+  ++walk->uses[Slot(&operand)];
+  return absl::OkStatus();
+}
+
+absl::Status Verifier::VerifyUserLists(const HloComputation& c, const StructureWalk& walk) {
+  // Each instruction lists exactly the instructions that use it, once each:
+  // with every use listed (VerifyUseLink), equal counts settle it.
   for (const HloInstruction* instr : InstructionsOf(c)) {
     const auto& users = instr->users();
-    if (int64_t(users.size()) == user_count[instr]) continue;
+    if (int64_t(users.size()) == walk.uses[Slot(instr)]) continue;
     absl::flat_hash_set<const HloInstruction*> seen;
     for (const HloInstruction* user : users) {
-      if (user == nullptr || !members.contains(user)) {
+      if (!IsMember(c, user)) {
         return Error(*instr, "lists a user outside computation %", c.name());
       }
       if (user->operand_index(instr) < 0) {
@@ -501,28 +531,29 @@ absl::Status Verifier::VerifyUsers(const HloComputation& c,
 }
 
 absl::Status Verifier::VerifyAcyclic(const HloComputation& c) {
-  enum State { kUnvisited, kOnPath, kDone };
-  absl::flat_hash_map<const HloInstruction*, State> state;
-  // Iterative depth-first search over operands and control predecessors.
+  enum State : uint8_t { kUnvisited, kOnPath, kDone };
+  std::vector<State> state(size_t(c.instruction_index_bound()), kUnvisited);
+  // Iterative depth-first search over operands and control predecessors
+  // (all members of `c`, checked before).
   std::vector<std::pair<const HloInstruction*, size_t>> stack;
   auto dependency = [](const HloInstruction* instr, size_t i) {
     const size_t n = instr->operands().size();
     return i < n ? instr->operands()[i] : instr->control_predecessors()[i - n];
   };
   for (const HloInstruction* start : InstructionsOf(c)) {
-    if (state[start] != kUnvisited) continue;
-    state[start] = kOnPath;
+    if (state[Slot(start)] != kUnvisited) continue;
+    state[Slot(start)] = kOnPath;
     stack.push_back({start, 0});
     while (!stack.empty()) {
       auto& [instr, next] = stack.back();
       const size_t total = instr->operands().size() + instr->control_predecessors().size();
       if (next == total) {
-        state[instr] = kDone;
+        state[Slot(instr)] = kDone;
         stack.pop_back();
         continue;
       }
       const HloInstruction* dep = dependency(instr, next++);
-      State& s = state[dep];
+      State& s = state[Slot(dep)];
       if (s == kOnPath) {
         return Error(*dep, "is part of a cycle: it depends on itself through %", instr->name());
       }
@@ -578,21 +609,26 @@ absl::Status Verifier::VerifyCallGraph() {
   return absl::OkStatus();
 }
 
-absl::Status Verifier::VerifyNamesUnique() {
+absl::Status Verifier::VerifyNamesAndShapes() {
   // XLA text scopes names by computation (a parameter `x` in two computations
-  // is common), so module-wide uniqueness is optional.
+  // is common), so module-wide uniqueness is optional. Both checks read each
+  // instruction once, in one sweep: on a large module the sweeps, not the
+  // checks, are what costs.
   absl::flat_hash_map<absl::string_view, const HloInstruction*> by_name;
   for (const HloComputation* c : module_.computations()) {
     if (!options_.unique_names_across_module) by_name.clear();
+    by_name.reserve(by_name.size() + size_t(c->instruction_count()));
     for (const HloInstruction* instr : InstructionsOf(*c)) {
       auto [it, inserted] = by_name.emplace(instr->name(), instr);
-      if (inserted) continue;
-      if (it->second->parent() == c) {
-        return Error(*instr, "the name %", instr->name(), " is used twice in the computation");
+      if (!inserted) {
+        if (it->second->parent() == c) {
+          return Error(*instr, "the name %", instr->name(), " is used twice in the computation");
+        }
+        return Error(*instr, "the name %", instr->name(),
+                     " is already used by an instruction of computation %",
+                     it->second->parent()->name());
       }
-      return Error(*instr, "the name %", instr->name(),
-                   " is already used by an instruction of computation %",
-                   it->second->parent()->name());
+      SYSTOLIC_RETURN_IF_ERROR(VerifyShapeWellFormed(*instr));
     }
   }
   return absl::OkStatus();
@@ -624,11 +660,10 @@ std::string ShapeProblem(const Shape& shape, bool need_layout) {
     return need_layout && shape.rank() > 0 ? "has no layout (layout-sensitive verification)" : "";
   }
   const std::vector<int64_t>& m2m = shape.layout().minor_to_major();
-  std::vector<bool> seen(shape.rank(), false);
   bool permutation = int64_t(m2m.size()) == shape.rank();
   for (size_t i = 0; permutation && i < m2m.size(); ++i) {
-    permutation = m2m[i] >= 0 && m2m[i] < shape.rank() && !seen[m2m[i]];
-    if (permutation) seen[m2m[i]] = true;
+    permutation = m2m[i] >= 0 && m2m[i] < shape.rank() &&
+                  std::find(m2m.begin(), m2m.begin() + i, m2m[i]) == m2m.begin() + i;
   }
   if (!permutation) {
     return absl::StrCat("has a layout ", shape.layout().ToString(),
@@ -673,18 +708,26 @@ absl::Status Verifier::CheckShape(const HloInstruction& instr, const Shape& infe
 absl::Status Verifier::CheckMixedPrecision(const HloInstruction& instr) {
   if (MayMixPrecision(instr.opcode())) return absl::OkStatus();
   PrimitiveType seen = PRIMITIVE_TYPE_INVALID;
-  for (const HloInstruction* op : instr.operands()) {
-    std::vector<const Shape*> leaves;
-    CollectLeaves(op->shape(), &leaves);
-    for (const Shape* leaf : leaves) {
-      const PrimitiveType type = leaf->element_type();
-      if (!primitive_util::IsFloatingPointType(type)) continue;
-      if (seen == PRIMITIVE_TYPE_INVALID) {
-        seen = type;
-      } else if (seen != type) {
-        return Error(instr, Text(instr.opcode()), " mixes floating-point types ", Text(seen),
-                     " and ", Text(type), " in its operands (mixed precision is not allowed)");
+  PrimitiveType other = PRIMITIVE_TYPE_INVALID;
+  // Walks the leaves of a shape; false once a second floating-point type shows.
+  auto visit = [&](const Shape& shape, auto&& self) -> bool {
+    if (shape.IsTuple()) {
+      for (const Shape& element : shape.tuple_shapes()) {
+        if (!self(element, self)) return false;
       }
+      return true;
+    }
+    const PrimitiveType type = shape.element_type();
+    if (!primitive_util::IsFloatingPointType(type)) return true;
+    if (seen == PRIMITIVE_TYPE_INVALID) seen = type;
+    if (seen == type) return true;
+    other = type;
+    return false;
+  };
+  for (const HloInstruction* op : instr.operands()) {
+    if (!visit(op->shape(), visit)) {
+      return Error(instr, Text(instr.opcode()), " mixes floating-point types ", Text(seen), " and ",
+                   Text(other), " in its operands (mixed precision is not allowed)");
     }
   }
   return absl::OkStatus();
@@ -1541,28 +1584,32 @@ absl::Status Verifier::VerifySchedule() {
   for (const HloComputation* c : module_.computations()) {
     const std::vector<HloInstruction*>* sequence = module_.schedule(c);
     if (sequence == nullptr) continue;
+    // A pass that removed an instruction may leave its pointer behind in the
+    // schedule: compare pointers before dereferencing any.
     const std::vector<HloInstruction*>& instructions = InstructionsOf(*c);
     const absl::flat_hash_set<const HloInstruction*> members(instructions.begin(),
                                                              instructions.end());
-    absl::flat_hash_set<const HloInstruction*> done;
+    std::vector<bool> done(size_t(c->instruction_index_bound()), false);
+    int64_t scheduled = 0;
     for (const HloInstruction* instr : *sequence) {
-      if (instr == nullptr || !members.contains(instr)) {
+      if (!members.contains(instr)) {
         return Error(*c, "its schedule lists an instruction that is not in the computation");
       }
-      if (!done.insert(instr).second) {
-        return Error(*instr, "is scheduled twice");
-      }
+      if (done[Slot(instr)]) return Error(*instr, "is scheduled twice");
+      done[Slot(instr)] = true;
+      ++scheduled;
+      // Dependencies are members: the structure checks ran first.
       for (const HloInstruction* dep : instr->operands()) {
-        if (!done.contains(dep)) return Error(*instr, "is scheduled before its operand %", dep->name());
+        if (!done[Slot(dep)]) return Error(*instr, "is scheduled before its operand %", dep->name());
       }
       for (const HloInstruction* dep : instr->control_predecessors()) {
-        if (!done.contains(dep)) {
+        if (!done[Slot(dep)]) {
           return Error(*instr, "is scheduled before its control predecessor %", dep->name());
         }
       }
     }
-    if (done.size() != members.size()) {
-      return Error(*c, "its schedule lists ", done.size(), " of its ", members.size(),
+    if (scheduled != c->instruction_count()) {
+      return Error(*c, "its schedule lists ", scheduled, " of its ", c->instruction_count(),
                    " instructions");
     }
   }
@@ -1575,13 +1622,8 @@ absl::Status Verifier::Run() {
     SYSTOLIC_RETURN_IF_ERROR(VerifyComputationStructure(*c));
   }
   SYSTOLIC_RETURN_IF_ERROR(VerifyCallGraph());
-  SYSTOLIC_RETURN_IF_ERROR(VerifyNamesUnique());
   // Every shape is checked for well-formedness before any is used to infer.
-  for (const HloComputation* c : module_.computations()) {
-    for (const HloInstruction* instr : InstructionsOf(*c)) {
-      SYSTOLIC_RETURN_IF_ERROR(VerifyShapeWellFormed(*instr));
-    }
-  }
+  SYSTOLIC_RETURN_IF_ERROR(VerifyNamesAndShapes());
   for (const HloComputation* c : module_.computations()) {
     for (const HloInstruction* instr : InstructionsOf(*c)) {
       SYSTOLIC_RETURN_IF_ERROR(VerifyInstruction(*instr));
