@@ -130,28 +130,51 @@ absl::StatusOr<ElementwiseKernel> MakeFor(PrimitiveType type) {
   });
 }
 
+// Unsigned integers that may alias a value of any type of their width.
+template <size_t kBytes>
+struct AliasedUnsigned;
+template <>
+struct AliasedUnsigned<1> {
+  typedef uint8_t __attribute__((may_alias)) Type;
+};
+template <>
+struct AliasedUnsigned<2> {
+  typedef uint16_t __attribute__((may_alias)) Type;
+};
+template <>
+struct AliasedUnsigned<4> {
+  typedef uint32_t __attribute__((may_alias)) Type;
+};
+template <>
+struct AliasedUnsigned<8> {
+  typedef uint64_t __attribute__((may_alias)) Type;
+};
+
 template <typename T>
 void SelectLoop(const void* const* in, void* out, int64_t n, const ElementwiseParams&) {
-  const bool* p = static_cast<const bool*>(in[0]);
-  const T* a = static_cast<const T*>(in[1]);
-  const T* b = static_cast<const T*>(in[2]);
-  T* o = static_cast<T*>(out);
   // A bit mask instead of `p ? a : b`: the compiler keeps a branch per element
-  // for the ternary, and random predicates mispredict half of them.
+  // for the ternary, and random predicates mispredict half of them. The
+  // values are read as unsigned integers of their width (may_alias, so no
+  // copies), which lets the loop vectorise.
   using Bits = std::conditional_t<
       sizeof(T) == 1, uint8_t,
       std::conditional_t<sizeof(T) == 2, uint16_t,
                          std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
   if constexpr (sizeof(T) <= 8 && sizeof(T) == sizeof(Bits) && std::is_trivially_copyable_v<T>) {
+    using AliasedBits = typename AliasedUnsigned<sizeof(T)>::Type;
+    const uint8_t* p = static_cast<const uint8_t*>(in[0]);  // pred: one byte, 0 or 1
+    const AliasedBits* a = static_cast<const AliasedBits*>(in[1]);
+    const AliasedBits* b = static_cast<const AliasedBits*>(in[2]);
+    AliasedBits* o = static_cast<AliasedBits*>(out);
     for (int64_t i = 0; i < n; ++i) {
-      Bits x, y;
-      std::memcpy(&x, static_cast<const void*>(&a[i]), sizeof(T));
-      std::memcpy(&y, static_cast<const void*>(&b[i]), sizeof(T));
-      const Bits mask = Bits(0) - Bits(p[i] ? 1 : 0);
-      const Bits r = Bits((x & mask) | (y & Bits(~mask)));
-      std::memcpy(static_cast<void*>(&o[i]), &r, sizeof(T));
+      const Bits mask = Bits(Bits(0) - Bits(p[i] != 0));
+      o[i] = Bits((a[i] & mask) | (b[i] & Bits(~mask)));
     }
   } else {
+    const bool* p = static_cast<const bool*>(in[0]);
+    const T* a = static_cast<const T*>(in[1]);
+    const T* b = static_cast<const T*>(in[2]);
+    T* o = static_cast<T*>(out);
     for (int64_t i = 0; i < n; ++i) o[i] = p[i] ? a[i] : b[i];
   }
 }

@@ -80,7 +80,7 @@ ElementwiseKernel MakeCopyKernel(PrimitiveType type);
 
 // Elements processed per kernel call when running over large arrays: small
 // enough that a chain of buffers stays in L2.
-inline constexpr int64_t kElementwiseChunk = 2048;
+inline constexpr int64_t kElementwiseChunk = 4096;
 
 // Runs `kernel` over `operands` into `out` (already shaped); operands with one
 // element are broadcast when the output has more.

@@ -4,11 +4,16 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "core/eval/parallel_ranges.h"
 #include "core/eval/shape_ops.h"
 #include "core/eval/strided_copy.h"
 
 namespace systolic::eval {
 namespace {
+
+// Chunks a thread must have before another is started: below this the
+// thread's start costs more than its share of the work.
+constexpr int64_t kChunksPerThread = 256;
 
 bool RowMajorLayout(const Shape& s) { return !s.has_layout() || s.layout().IsDescending(); }
 
@@ -191,7 +196,8 @@ absl::StatusOr<Literal> FusedElementwisePlan::Run(absl::Span<const Literal* cons
     return absl::InternalError("fused plan: bad source");
   };
 
-  Literal result(result_shape_);
+  // Every element of every output is written below.
+  Literal result = Literal::CreateUninitialized(result_shape_);
   std::vector<uint8_t*> out_data;
   if (result_shape_.IsTuple()) {
     for (int64_t j = 0; j < result.tuple_size(); ++j) {
@@ -203,8 +209,7 @@ absl::StatusOr<Literal> FusedElementwisePlan::Run(absl::Span<const Literal* cons
 
   const int64_t chunk = std::min(count_, kElementwiseChunk);
   const size_t n = nodes_.size();
-  std::vector<const uint8_t*> base(n, nullptr);  // kDirect, kView sources
-  std::vector<std::vector<uint8_t>> buffers(n);
+  std::vector<const uint8_t*> base(n, nullptr);  // kDirect, kFill, kView sources
   std::vector<int64_t> width(n);
   for (size_t i = 0; i < n; ++i) {
     const Node& node = nodes_[i];
@@ -225,51 +230,62 @@ absl::StatusOr<Literal> FusedElementwisePlan::Run(absl::Span<const Literal* cons
       }
       base[i] = static_cast<const uint8_t*>(l.untyped_data());
     }
-    if (node.kind == Node::kFill) {
-      buffers[i].resize(size_t(chunk * width[i]));
-      FillElements(buffers[i].data(), base[i], chunk, width[i]);
-    } else if ((node.kind == Node::kView || node.kind == Node::kKernel) && node.output < 0) {
-      buffers[i].resize(size_t(chunk * width[i]));
-    }
   }
 
-  std::vector<const void*> ptr(n, nullptr);
-  std::vector<const void*> inputs;
-  for (int64_t start = 0; start < count_; start += chunk) {
-    const int64_t count = std::min(chunk, count_ - start);
+  // Runs chunks [first, last) with scratch buffers of its own, so ranges of
+  // chunks can run on several threads at once.
+  auto run_chunks = [&](int64_t first, int64_t last) {
+    std::vector<std::vector<uint8_t>> buffers(n);
     for (size_t i = 0; i < n; ++i) {
       const Node& node = nodes_[i];
-      uint8_t* target = node.output >= 0 ? out_data[node.output] + start * width[i]
-                                         : buffers[i].data();
-      switch (node.kind) {
-        case Node::kDirect:
-          ptr[i] = base[i] + start * width[i];
-          break;
-        case Node::kFill:
-          ptr[i] = buffers[i].data();
-          break;
-        case Node::kAlias:
-          ptr[i] = ptr[node.inputs[0]];
-          break;
-        case Node::kView:
-          GatherViewRange(node.view.dims, base[i], node.view.offset, node.view.strides, start, count,
-                          target, width[i]);
-          ptr[i] = target;
-          break;
-        case Node::kKernel:
-          inputs.resize(node.inputs.size());
-          for (size_t k = 0; k < node.inputs.size(); ++k) inputs[k] = ptr[node.inputs[k]];
-          node.kernel.Run(inputs.data(), target, count);
-          ptr[i] = target;
-          break;
+      if (node.kind == Node::kFill) {
+        buffers[i].resize(size_t(chunk * width[i]));
+        FillElements(buffers[i].data(), base[i], chunk, width[i]);
+      } else if ((node.kind == Node::kView || node.kind == Node::kKernel) && node.output < 0) {
+        buffers[i].resize(size_t(chunk * width[i]));
       }
     }
-    for (size_t j = 0; j < outputs_.size(); ++j) {
-      const int node = outputs_[j];
-      if (nodes_[node].output == int(j)) continue;
-      std::memcpy(out_data[j] + start * width[node], ptr[node], size_t(count * width[node]));
+    std::vector<const void*> ptr(n, nullptr);
+    std::vector<const void*> inputs;
+    for (int64_t c = first; c < last; ++c) {
+      const int64_t start = c * chunk;
+      const int64_t count = std::min(chunk, count_ - start);
+      for (size_t i = 0; i < n; ++i) {
+        const Node& node = nodes_[i];
+        uint8_t* target = node.output >= 0 ? out_data[node.output] + start * width[i]
+                                           : buffers[i].data();
+        switch (node.kind) {
+          case Node::kDirect:
+            ptr[i] = base[i] + start * width[i];
+            break;
+          case Node::kFill:
+            ptr[i] = buffers[i].data();
+            break;
+          case Node::kAlias:
+            ptr[i] = ptr[node.inputs[0]];
+            break;
+          case Node::kView:
+            GatherViewRange(node.view.dims, base[i], node.view.offset, node.view.strides, start,
+                            count, target, width[i]);
+            ptr[i] = target;
+            break;
+          case Node::kKernel:
+            inputs.resize(node.inputs.size());
+            for (size_t k = 0; k < node.inputs.size(); ++k) inputs[k] = ptr[node.inputs[k]];
+            node.kernel.Run(inputs.data(), target, count);
+            ptr[i] = target;
+            break;
+        }
+      }
+      for (size_t j = 0; j < outputs_.size(); ++j) {
+        const int node = outputs_[j];
+        if (nodes_[node].output == int(j)) continue;
+        std::memcpy(out_data[j] + start * width[node], ptr[node], size_t(count * width[node]));
+      }
     }
-  }
+  };
+  const int64_t chunks = (count_ + chunk - 1) / chunk;
+  RunInParallel(chunks, kChunksPerThread, run_chunks);
   return result;
 }
 

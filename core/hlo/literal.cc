@@ -11,14 +11,28 @@ namespace systolic {
 
 Literal::Literal() : shape_(Shape::MakeTuple({})) {}
 
-Literal::Literal(const Shape& shape) : shape_(shape) {
-  if (shape.IsTuple()) {
-    elements_.reserve(shape.tuple_shapes_size());
-    for (const Shape& s : shape.tuple_shapes()) elements_.emplace_back(s);
-  } else if (shape.IsArray()) {
-    buffer_.assign(size_t(shape.num_elements()) * primitive_util::ByteWidth(shape.element_type()),
-                   0);
+Literal::Literal(const Shape& shape) : Literal(CreateUninitialized(shape)) {
+  std::vector<Literal*> pending = {this};
+  while (!pending.empty()) {
+    Literal* l = pending.back();
+    pending.pop_back();
+    if (!l->buffer_.empty()) std::memset(l->buffer_.data(), 0, l->buffer_.size());
+    for (Literal& element : l->elements_) pending.push_back(&element);
   }
+}
+
+Literal Literal::CreateUninitialized(const Shape& shape) {
+  Literal literal;
+  literal.shape_ = shape;
+  if (shape.IsTuple()) {
+    literal.elements_.reserve(shape.tuple_shapes_size());
+    for (const Shape& s : shape.tuple_shapes()) literal.elements_.push_back(CreateUninitialized(s));
+  } else if (shape.IsArray()) {
+    // resize() default-initialises through HostBufferAllocator: no writes.
+    literal.buffer_.resize(size_t(shape.num_elements()) *
+                           primitive_util::ByteWidth(shape.element_type()));
+  }
+  return literal;
 }
 
 Literal Literal::Clone() const {
@@ -177,7 +191,8 @@ absl::StatusOr<Literal> Literal::Reshape(absl::Span<const int64_t> dimensions) c
     return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", shape_.ToString(), " to ",
                                                    s.ToString()));
   }
-  Literal out(s);
+  Literal out;
+  out.shape_ = std::move(s);
   out.buffer_ = buffer_;
   return out;
 }
@@ -187,7 +202,7 @@ absl::StatusOr<Literal> Literal::Broadcast(const Shape& shape) const {
     return absl::InvalidArgumentError(
         absl::StrCat("cannot broadcast ", shape_.ToString(), " to ", shape.ToString()));
   }
-  Literal out(shape);
+  Literal out = CreateUninitialized(shape);  // every element is written below
   int64_t width = primitive_util::ByteWidth(element_type());
   for (int64_t i = 0; i < out.element_count(); ++i) {
     std::memcpy(out.buffer_.data() + i * width, buffer_.data(), width);

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/hlo/host_buffer_allocator.h"
 #include "core/hlo/native_type.h"
 #include "core/hlo/shape.h"
 
@@ -22,6 +23,9 @@ class Literal {
   Literal();
   // A zero-filled literal of `shape` (tuples are built element by element).
   explicit Literal(const Shape& shape);
+  // A literal of `shape` whose array bytes are left unset, for a result the
+  // caller overwrites whole: it saves writing every byte twice.
+  static Literal CreateUninitialized(const Shape& shape);
 
   Literal(Literal&&) noexcept = default;
   Literal& operator=(Literal&&) noexcept = default;
@@ -149,7 +153,7 @@ class Literal {
 
  private:
   Shape shape_;
-  std::vector<uint8_t> buffer_;
+  std::vector<uint8_t, HostBufferAllocator<uint8_t>> buffer_;
   std::vector<Literal> elements_;
 };
 

@@ -124,8 +124,9 @@ ENTRY e {
 
 BENCHMARK(BM_EigenMatmul1024)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EvalDot1024)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Memcpy16M)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_EvalFusion16M)->Unit(benchmark::kMillisecond);
+// Wall time: the fusion runs its chunks on every core.
+BENCHMARK(BM_Memcpy16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_EvalFusion16M)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_EvalConv3x3)->Unit(benchmark::kMillisecond);
 
 }  // namespace
@@ -136,8 +137,8 @@ int main(int argc, char** argv) {
   using systolic::bench::Metric;
   DeclareRatio("dot f32 1024^3 vs plain Eigen product", "BM_EvalDot1024", "BM_EigenMatmul1024",
                Metric::kItemsPerSecond, 0.8);
-  DeclareRatio("10-op elementwise fusion, 16M f32 vs memcpy of the same bytes", "BM_EvalFusion16M",
-               "BM_Memcpy16M", Metric::kBytesPerSecond, 0.3);
+  DeclareRatio("10-op elementwise fusion, 16M f32 vs memcpy of the same bytes", "BM_EvalFusion16M/real_time",
+               "BM_Memcpy16M/real_time", Metric::kBytesPerSecond, 0.3);
   // The issue asks for the figure only; 0.5 of the dot's GFLOP/s is what an
   // im2col + GEMM lowering should reach.
   DeclareRatio("convolution 3x3 64->64 56x56 batch 8 vs the dot", "BM_EvalConv3x3",

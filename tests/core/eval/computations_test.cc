@@ -329,6 +329,65 @@ ENTRY e {
   EXPECT_NEAR(fused.tuple_element(0).Get<float>({2, 5}), expected, 1e-2);
 }
 
+TEST(FusionTest, LargeFusionSplitAcrossThreadsSelectsEveryElementRight) {
+  // 3 x 700,001 elements: enough chunks for every core to take a range, and
+  // a last chunk that is only partly full. Selects of 1-, 2-, 4- and 8-byte
+  // values each pick max(a, b) element by element.
+  constexpr int64_t kCols = 700001;
+  const std::string shape = absl::StrCat("[3,", kCols, "]");
+  const std::string text = absl::StrCat(R"(
+HloModule big
+fused {
+  a = f32)", shape, R"( parameter(0)
+  b = f32)", shape, R"( parameter(1)
+  gt = pred)", shape, R"( compare(a, b), direction=GT
+  f = f32)", shape, R"( select(gt, a, b)
+  ha = bf16)", shape, R"( convert(a)
+  hb = bf16)", shape, R"( convert(b)
+  h = bf16)", shape, R"( select(gt, ha, hb)
+  hundred = f32[] constant(100)
+  k = f32)", shape, R"( broadcast(hundred), dimensions={}
+  ma = f32)", shape, R"( multiply(a, k)
+  mb = f32)", shape, R"( multiply(b, k)
+  ia = s8)", shape, R"( convert(ma)
+  ib = s8)", shape, R"( convert(mb)
+  i = s8)", shape, R"( select(gt, ia, ib)
+  da = f64)", shape, R"( convert(a)
+  db = f64)", shape, R"( convert(b)
+  d = f64)", shape, R"( select(gt, da, db)
+  ROOT out = (f32)", shape, ", bf16", shape, ", s8", shape, ", f64", shape, R"() tuple(f, h, i, d)
+}
+ENTRY e {
+  a = f32)", shape, R"( parameter(0)
+  b = f32)", shape, R"( parameter(1)
+  ROOT r = (f32)", shape, ", bf16", shape, ", s8", shape, ", f64", shape,
+                                        R"() fusion(a, b), kind=kLoop, calls=fused
+})");
+  Literal a(Shape(F32, {3, kCols})), b(Shape(F32, {3, kCols}));
+  for (int64_t i = 0; i < a.element_count(); ++i) {
+    a.data<float>()[i] = float((i * 7919) % 200 - 100) / 128.0f;
+    b.data<float>()[i] = float((i * 104729) % 200 - 100) / 128.0f;
+  }
+  std::vector<Literal> args;
+  args.push_back(std::move(a));
+  args.push_back(std::move(b));
+  Literal r = RunOk(text, args);
+  ASSERT_EQ(r.tuple_size(), 4);
+  const float* av = args[0].data<float>().data();
+  const float* bv = args[1].data<float>().data();
+  int64_t wrong = 0;
+  for (int64_t i = 0; i < args[0].element_count(); ++i) {
+    const float max = std::max(av[i], bv[i]);
+    // Inputs are multiples of 1/128 below 1 in magnitude: exact in bf16, and
+    // times 100 they truncate to the same s8 whichever operand is bigger.
+    wrong += r.tuple_element(0).data<float>()[i] != max;
+    wrong += float(r.tuple_element(1).data<bfloat16>()[i]) != max;
+    wrong += r.tuple_element(2).data<int8_t>()[i] != int8_t(max * 100.0f);
+    wrong += r.tuple_element(3).data<double>()[i] != double(max);
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
 TEST(TupleTest, TuplesAndTokens) {
   const std::string text = R"(
 HloModule t

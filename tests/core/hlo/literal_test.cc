@@ -62,5 +62,22 @@ TEST(Literal, ReshapeAndBroadcast) {
   EXPECT_TRUE(b->IsAllSame());
 }
 
+TEST(Literal, LargeLiteralsStartZeroEvenOnReusedMemory) {
+  // 8 MiB: large enough for the huge-page buffers, which are reused after
+  // being freed; a new literal must not see the old one's bytes.
+  const Shape shape(F32, {2048, 1024});
+  for (int round = 0; round < 3; ++round) {
+    Literal l(shape);
+    for (float v : l.data<float>()) ASSERT_EQ(v, 0.0f) << "round " << round;
+    std::fill(l.data<float>().begin(), l.data<float>().end(), 1.5f);
+  }
+  Literal uninitialized = Literal::CreateUninitialized(shape);
+  EXPECT_EQ(uninitialized.shape(), shape);
+  EXPECT_EQ(uninitialized.size_bytes(), 2048 * 1024 * 4);
+  Literal tuple = Literal::CreateUninitialized(Shape::MakeTuple({shape, Shape(S8, {3})}));
+  ASSERT_EQ(tuple.tuple_size(), 2);
+  EXPECT_EQ(tuple.tuple_element(1).size_bytes(), 3);
+}
+
 }  // namespace
 }  // namespace systolic
