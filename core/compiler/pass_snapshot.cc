@@ -33,20 +33,55 @@ class StableHasher {
   uint64_t state_ = 0xcbf29ce484222325ULL;
 };
 
-uint64_t InstructionHash(const HloInstruction& instr,
-                         const absl::flat_hash_map<const HloInstruction*, uint64_t>& hashes,
+// Every field of a shape, so equal hashes mean equal shapes with layouts;
+// hashed as numbers rather than printed (a large module's capture spent a
+// tenth of its time printing shapes only to hash them).
+void AddShape(const Shape& shape, StableHasher& h) {
+  h.AddInt(static_cast<uint64_t>(shape.element_type()));
+  if (shape.IsTuple()) {
+    h.AddInt(uint64_t(shape.tuple_shapes_size()));
+    for (const Shape& element : shape.tuple_shapes()) AddShape(element, h);
+    return;
+  }
+  h.AddInt(uint64_t(shape.rank()));
+  for (int64_t i = 0; i < shape.rank(); ++i) {
+    h.AddInt(uint64_t(shape.dimensions(i)));
+    h.AddInt(shape.is_dynamic_dimension(i) ? 1 : 0);
+  }
+  h.AddInt(shape.has_layout() ? 1 : 0);
+  if (!shape.has_layout()) return;
+  const Layout& layout = shape.layout();
+  for (int64_t d : layout.minor_to_major()) h.AddInt(uint64_t(d));
+  h.AddInt(layout.minor_to_major().size());
+  for (const std::string& level : layout.dim_level_types()) h.Add(level);
+  h.AddInt(layout.dim_level_types().size());
+  for (const Tile& tile : layout.tiles()) {
+    for (int64_t d : tile.dimensions) h.AddInt(uint64_t(d));
+    h.AddInt(tile.dimensions.size());
+  }
+  h.AddInt(layout.tiles().size());
+  h.AddInt(uint64_t(layout.element_size_in_bits()));
+  h.AddInt(uint64_t(layout.memory_space()));
+  h.AddInt(uint64_t(layout.tail_padding_alignment_in_elements()));
+  h.AddInt(static_cast<uint64_t>(layout.index_primitive_type()));
+  h.AddInt(static_cast<uint64_t>(layout.pointer_primitive_type()));
+  h.AddInt(uint64_t(layout.dynamic_shape_metadata_prefix_bytes()));
+}
+
+// `hashes` holds the hashes of the instructions of `instr`'s computation so
+// far, by dense index (operands come first in post order).
+uint64_t InstructionHash(const HloInstruction& instr, const std::vector<uint64_t>& hashes,
                          const absl::flat_hash_map<const HloComputation*, uint64_t>& computations) {
   StableHasher h;
   h.AddInt(static_cast<uint64_t>(instr.opcode()));
-  h.Add(instr.shape().ToString(/*print_layout=*/true));
+  AddShape(instr.shape(), h);
   if (instr.opcode() == HloOpcode::kParameter) h.AddInt(instr.parameter_number());
   if (instr.opcode() == HloOpcode::kConstant && instr.has_literal()) {
     h.Add(instr.literal().untyped_data(), instr.literal().size_bytes());
   }
   h.Add(instr.AttributesToString());
   for (const HloInstruction* op : instr.operands()) {
-    auto it = hashes.find(op);
-    h.AddInt(it == hashes.end() ? 0 : it->second);
+    h.AddInt(op->parent() == instr.parent() ? hashes[size_t(op->index_in_computation())] : 0);
   }
   for (const HloComputation* c : instr.called_computations()) {
     auto it = computations.find(c);
@@ -81,13 +116,15 @@ std::shared_ptr<const ModuleState> CaptureModuleState(const HloModule& module) {
   state->counts.computations = module.computation_count();
   state->instructions.reserve(module.instruction_count());
 
-  absl::flat_hash_map<const HloInstruction*, uint64_t> hashes;
+  state->index_by_id.reserve(size_t(module.instruction_count()));
+
+  std::vector<uint64_t> hashes;  // of one computation's instructions, by dense index
   absl::flat_hash_map<const HloComputation*, uint64_t> computation_hashes;
-  hashes.reserve(module.instruction_count());
   for (const HloComputation* c : module.MakeComputationPostOrder()) {
+    hashes.assign(size_t(c->instruction_index_bound()), 0);
     for (const HloInstruction* instr : c->MakeInstructionPostOrder()) {
-      uint64_t hash = InstructionHash(*instr, hashes, computation_hashes);
-      hashes[instr] = hash;
+      const uint64_t hash = InstructionHash(*instr, hashes, computation_hashes);
+      hashes[size_t(instr->index_in_computation())] = hash;
       InstructionRecord record;
       record.unique_id = instr->unique_id();
       record.name = instr->name();
@@ -106,7 +143,8 @@ std::shared_ptr<const ModuleState> CaptureModuleState(const HloModule& module) {
     }
     StableHasher ch;
     ch.AddInt(c->num_parameters());
-    ch.AddInt(c->root_instruction() ? hashes[c->root_instruction()] : 0);
+    ch.AddInt(c->root_instruction() ? hashes[size_t(c->root_instruction()->index_in_computation())]
+                                    : 0);
     computation_hashes[c] = ch.Finish();
   }
   return state;

@@ -414,6 +414,7 @@ class HloInstruction {
   // --- Printing ---------------------------------------------------------------
   // `%name = f32[2]{0} add(f32[2]{0} %a, f32[2]{0} %b), metadata={...}`
   std::string ToString() const;
+  void AppendTo(std::string* out) const;  // appends ToString()
   // Operands and attributes only: `f32[2]{0} %a, f32[2]{0} %b), ...`.
   std::string OperandsToString() const;
   // `, dimensions={0}, to_apply=%add` (attributes after the operand list).

@@ -49,10 +49,6 @@ bool AllDefaultPrecision(const PrecisionConfig& p) {
   return true;
 }
 
-std::string OperandToString(const HloInstruction* op) {
-  return absl::StrCat(op->shape().ToString(/*print_layout=*/true), " ", Ref(op));
-}
-
 // Attributes that belong to the opcode, in XLA's order.
 void AppendOpcodeAttributes(const HloInstruction& instr, std::vector<std::string>* out) {
   auto add = [&](absl::string_view key, const std::string& value) {
@@ -344,10 +340,13 @@ std::string HloInstruction::OperandsToString() const {
     return literal().ToStringWithoutShape();
   }
   if (opcode_ == HloOpcode::kParameter) return absl::StrCat(parameter_number());
-  std::vector<std::string> parts;
-  parts.reserve(operands_.size());
-  for (const HloInstruction* op : operands_) parts.push_back(OperandToString(op));
-  return absl::StrJoin(parts, ", ");
+  std::string out;
+  for (size_t i = 0; i < operands_.size(); ++i) {
+    if (i) out += ", ";
+    operands_[i]->shape().AppendTo(&out, /*print_layout=*/true);
+    absl::StrAppend(&out, " %", operands_[i]->name());
+  }
+  return out;
 }
 
 std::string HloInstruction::AttributesToString() const {
@@ -375,9 +374,16 @@ std::string HloInstruction::AttributesToString() const {
 }
 
 std::string HloInstruction::ToString() const {
-  return absl::StrCat(IsRoot() ? "ROOT " : "", Ref(this), " = ", shape_.ToString(true), " ",
-                      HloOpcodeString(opcode_), "(", OperandsToString(), ")",
-                      AttributesToString());
+  std::string out;
+  AppendTo(&out);
+  return out;
+}
+
+void HloInstruction::AppendTo(std::string* out) const {
+  absl::StrAppend(out, IsRoot() ? "ROOT %" : "%", name_, " = ");
+  shape_.AppendTo(out, /*print_layout=*/true);
+  absl::StrAppend(out, " ", HloOpcodeString(opcode_), "(", OperandsToString(), ")",
+                  AttributesToString());
 }
 
 std::string HloComputation::ToString() const {
@@ -388,7 +394,11 @@ std::string HloComputation::ToString() const {
   std::string out = absl::StrCat(Ref(this), " (", absl::StrJoin(params, ", "), ") -> ",
                                  root_ ? root_->shape().ToString() : "()");
   out += " {\n";
-  for (const HloInstruction* instr : PrintOrder()) absl::StrAppend(&out, "  ", instr->ToString(), "\n");
+  for (const HloInstruction* instr : PrintOrder()) {
+    out += "  ";
+    instr->AppendTo(&out);
+    out += '\n';
+  }
   out += "}";
   // XLA writes a non-main execution thread after the body.
   if (execution_thread_ != "main") {

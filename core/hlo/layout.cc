@@ -32,7 +32,23 @@ bool Layout::IsDescending() const {
 }
 
 std::string Layout::ToString() const {
-  std::string out = absl::StrCat("{", absl::StrJoin(minor_to_major_, ","));
+  std::string out;
+  AppendTo(&out);
+  return out;
+}
+
+void Layout::AppendTo(std::string* out) const {
+  *out += '{';
+  for (size_t i = 0; i < minor_to_major_.size(); ++i) {
+    if (i) *out += ',';
+    absl::StrAppend(out, minor_to_major_[i]);
+  }
+  if (dim_level_types_.empty() && tiles_.empty() && tail_padding_alignment_ == 1 &&
+      index_type_ == PRIMITIVE_TYPE_INVALID && pointer_type_ == PRIMITIVE_TYPE_INVALID &&
+      element_size_in_bits_ == 0 && memory_space_ == 0 && dynamic_prefix_bytes_ == 0) {
+    *out += '}';  // the common case: only the dimension order
+    return;
+  }
   std::string extra;
   if (!dim_level_types_.empty()) {
     absl::StrAppend(&extra, "D(", absl::StrJoin(dim_level_types_, ","), ")");
@@ -51,8 +67,8 @@ std::string Layout::ToString() const {
   if (element_size_in_bits_ != 0) absl::StrAppend(&extra, "E(", element_size_in_bits_, ")");
   if (memory_space_ != 0) absl::StrAppend(&extra, "S(", memory_space_, ")");
   if (dynamic_prefix_bytes_ != 0) absl::StrAppend(&extra, "M(", dynamic_prefix_bytes_, ")");
-  if (!extra.empty()) absl::StrAppend(&out, ":", extra);
-  return out + "}";
+  if (!extra.empty()) absl::StrAppend(out, ":", extra);
+  *out += '}';
 }
 
 }  // namespace systolic

@@ -60,6 +60,7 @@ class Layout {
   bool IsDescending() const;
 
   std::string ToString() const;  // "{1,0:T(8,128)}"
+  void AppendTo(std::string* out) const;  // appends ToString()
   friend bool operator==(const Layout&, const Layout&) = default;
 
  private:

@@ -98,32 +98,41 @@ int64_t Shape::num_elements() const {
 }
 
 std::string Shape::ToString(bool print_layout) const {
+  std::string out;
+  AppendTo(&out, print_layout);
+  return out;
+}
+
+void Shape::AppendTo(std::string* out, bool print_layout) const {
   if (IsTuple()) {
-    std::string out = "(";
+    *out += '(';
     for (size_t i = 0; i < tuple_shapes_.size(); ++i) {
-      if (i) out += ", ";
-      out += tuple_shapes_[i].ToString(print_layout);
+      if (i) *out += ", ";
+      tuple_shapes_[i].AppendTo(out, print_layout);
     }
-    return out + ")";
+    *out += ')';
+    return;
   }
-  std::string out(primitive_util::LowercasePrimitiveTypeName(element_type_));
-  if (!IsArray()) return out + "[]";  // token[] / opaque[]
-  out += "[";
+  absl::StrAppend(out, primitive_util::LowercasePrimitiveTypeName(element_type_));
+  if (!IsArray()) {
+    *out += "[]";  // token[] / opaque[]
+    return;
+  }
+  *out += '[';
   for (size_t i = 0; i < dimensions_.size(); ++i) {
-    if (i) out += ",";
+    if (i) *out += ',';
     if (dimensions_[i] == kUnboundedSize) {
-      out += "?";
+      *out += '?';
       continue;
     }
-    if (is_dynamic_dimension(i)) out += "<=";
-    absl::StrAppend(&out, dimensions_[i]);
+    if (is_dynamic_dimension(i)) *out += "<=";
+    absl::StrAppend(out, dimensions_[i]);
   }
-  out += "]";
+  *out += ']';
   // A scalar's layout is printed only when it says more than `{}`.
   if (print_layout && layout_ && !(dimensions_.empty() && *layout_ == Layout())) {
-    out += layout_->ToString();
+    layout_->AppendTo(out);
   }
-  return out;
 }
 
 bool operator==(const Shape& a, const Shape& b) {

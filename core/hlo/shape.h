@@ -69,6 +69,8 @@ class Shape {
 
   // `f32[2,<=3]` or `(f32[2], s32[])`; with the layout: `f32[2,3]{1,0}`.
   std::string ToString(bool print_layout = false) const;
+  // Appends ToString(print_layout) to `out` (printers build one string).
+  void AppendTo(std::string* out, bool print_layout = false) const;
 
   // Equality including layouts (when both have one) and dynamic dimensions.
   friend bool operator==(const Shape& a, const Shape& b);
