@@ -95,4 +95,16 @@ std::string FormatOptions(const std::vector<OptionSpec>& specs) {
   return out;
 }
 
+std::optional<std::string> CliArgs::OutputPath(std::vector<std::string>* inputs) const {
+  std::optional<std::string> output = Get("output");
+  for (size_t i = 0; i < positional_.size(); ++i) {
+    if (positional_[i] == "-o" && i + 1 < positional_.size()) {
+      output = positional_[++i];
+    } else {
+      inputs->push_back(positional_[i]);
+    }
+  }
+  return output;
+}
+
 }  // namespace systolic::cli

@@ -30,6 +30,9 @@ class CliArgs {
   absl::StatusOr<int64_t> GetInt(const std::string& name, int64_t fallback) const;
   // A comma-separated list ("a.npy,b.npy"); empty when absent.
   std::vector<std::string> GetList(const std::string& name) const;
+  // The output file of `-o OUT` (which reaches the parser as two positional
+  // arguments) or `--output OUT`; `inputs` gets the other positionals.
+  std::optional<std::string> OutputPath(std::vector<std::string>* inputs) const;
 
  private:
   std::vector<std::string> positional_;

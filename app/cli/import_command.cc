@@ -12,17 +12,8 @@ namespace systolic::cli {
 namespace {
 
 int RunImport(const CliArgs& args, std::ostream& out, std::ostream& err) {
-  // `-o OUT` reaches us as two positional arguments.
   std::vector<std::string> inputs;
-  std::optional<std::string> output = args.Get("output");
-  const std::vector<std::string>& positional = args.positional();
-  for (size_t i = 0; i < positional.size(); ++i) {
-    if (positional[i] == "-o" && i + 1 < positional.size()) {
-      output = positional[++i];
-    } else {
-      inputs.push_back(positional[i]);
-    }
-  }
+  const std::optional<std::string> output = args.OutputPath(&inputs);
   if (inputs.size() != 1 || !output) {
     err << "systolic import: give one .xplane.pb file and -o OUT\n";
     return 2;

@@ -8,7 +8,8 @@
 
 #include <cstddef>
 #include <new>
-#include <utility>
+
+#include "core/hlo/default_init_construct.h"
 
 namespace systolic {
 
@@ -19,8 +20,12 @@ void* Allocate(size_t bytes);
 void Deallocate(void* p, size_t bytes);
 }  // namespace host_buffer
 
+// A vector grown without a value leaves its bytes as they are
+// (DefaultInitConstruct): the owner zeroes what must be zero, and a result
+// about to be overwritten whole is not written twice (nor, on fresh pages,
+// touched by one thread only).
 template <typename T>
-struct HostBufferAllocator {
+struct HostBufferAllocator : DefaultInitConstruct {
   using value_type = T;
   HostBufferAllocator() = default;
   template <typename U>
@@ -28,18 +33,6 @@ struct HostBufferAllocator {
 
   T* allocate(size_t n) { return static_cast<T*>(host_buffer::Allocate(n * sizeof(T))); }
   void deallocate(T* p, size_t n) { host_buffer::Deallocate(p, n * sizeof(T)); }
-
-  // A vector grown without a value leaves its bytes as they are: the owner
-  // zeroes what must be zero, and a result about to be overwritten whole is
-  // not written twice (nor, on fresh pages, touched by one thread only).
-  template <typename U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
 
   template <typename U>
   friend bool operator==(const HostBufferAllocator&, const HostBufferAllocator<U>&) {

@@ -1,15 +1,16 @@
-// An allocator whose value-initialisation leaves trivial types
-// uninitialised, so that `resize` on a vector of numbers does not write
-// zeros the caller overwrites at once (event columns are hundreds of MB).
+// std::allocator with DefaultInitConstruct: event columns (hundreds of MB)
+// are resized and then overwritten, so they are not zeroed first.
 #pragma once
 
 #include <memory>
-#include <utility>
+#include <vector>
+
+#include "core/hlo/default_init_construct.h"
 
 namespace systolic::trace {
 
 template <typename T>
-class DefaultInitAllocator : public std::allocator<T> {
+class DefaultInitAllocator : public std::allocator<T>, public DefaultInitConstruct {
  public:
   template <typename U>
   struct rebind {
@@ -19,14 +20,7 @@ class DefaultInitAllocator : public std::allocator<T> {
   template <typename U>
   DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
 
-  template <typename U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
+  using DefaultInitConstruct::construct;
 };
 
 // A vector of numbers whose resize leaves the new entries unset.

@@ -1,5 +1,6 @@
-// `systolic run` as a user runs it: the figures, the comparison with the
-// reference, a profile that `systolic info` reads back, and bad input.
+// `systolic run` and `systolic profile` as a user runs them: the figures, the
+// comparison with the reference, profiles that `systolic info` reads back,
+// and bad input.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -92,6 +93,52 @@ TEST(RunCommand, BadInputIsAClearError) {
   Result args = RunCli("run " + Sample("mlp_layer.hlo") + " --args a.npy");
   EXPECT_EQ(args.exit_code, 2);
   EXPECT_THAT(args.out, HasSubstr("4 parameters"));
+}
+
+TEST(ProfileCommand, WritesTheProfileOfEveryStepForInfoAndTheStudio) {
+  const std::string path = TempPath("profiled.sysprof");
+  Result r = RunCli("profile " + Sample("mlp_layer.hlo") + " --chip v5e --steps 4 -o " + path +
+                        " --json",
+                    /*with_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["module"], "mlp_layer");
+  EXPECT_EQ(j["chip"], "v5e");
+  EXPECT_EQ(j["steps"], 4);
+  EXPECT_EQ(j["programs"], 1);
+  EXPECT_EQ(j["compiles"], 4);  // one compile, then a cache hit per later step
+  EXPECT_GT(j["stages"].get<int64_t>(), 2);
+  EXPECT_GT(j["events"].get<int64_t>(), 4);
+  EXPECT_GT(j["span_ps"].get<int64_t>(), 0);
+
+  // The file is a complete profile: `info` reads back what was written.
+  Result info = RunCli("info " + path + " --json", /*with_stderr=*/false);
+  ASSERT_EQ(info.exit_code, 0) << info.out;
+  const nlohmann::json i = nlohmann::json::parse(info.out);
+  EXPECT_EQ(i["steps"], 4);
+  EXPECT_EQ(i["compiles"]["total"], 4);
+  EXPECT_EQ(i["compiles"]["cache_misses"], 1);
+  EXPECT_EQ(i["chip"]["name"], "v5e");
+  EXPECT_EQ(i["stages"], j["stages"]);
+}
+
+TEST(ProfileCommand, BadInputIsAClearErrorAndWritesNothing) {
+  const std::string out = TempPath("never.sysprof");
+  Result no_output = RunCli("profile " + Sample("mlp_layer.hlo"));
+  EXPECT_EQ(no_output.exit_code, 2);
+  EXPECT_THAT(no_output.out, HasSubstr("give one program file and -o OUT"));
+
+  const std::string bad = TempPath("bad.hlo");
+  {
+    std::FILE* f = std::fopen(bad.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("HloModule bad\nENTRY e {\n  ROOT p = f32[2] frobnicate()\n}\n", f);
+    std::fclose(f);
+  }
+  Result malformed = RunCli("profile " + bad + " -o " + out);
+  EXPECT_EQ(malformed.exit_code, 1);
+  EXPECT_THAT(malformed.out, HasSubstr("bad.hlo:3:19: unknown opcode 'frobnicate'"));
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace

@@ -20,6 +20,13 @@ std::vector<std::string> Names(const HloComputation& c) {
   return names;
 }
 
+HloComputation* AddEntry(HloModule& module) {
+  auto owned = std::make_unique<HloComputation>("entry");
+  HloComputation* entry = owned.get();
+  module.AddEntryComputation(std::move(owned));
+  return entry;
+}
+
 // Every instruction's index is distinct and below the bound.
 void ExpectDenseIndices(const HloComputation& c) {
   std::vector<bool> taken(size_t(c.instruction_index_bound()), false);
@@ -34,9 +41,7 @@ void ExpectDenseIndices(const HloComputation& c) {
 
 TEST(HloComputation, RemovalKeepsInsertionOrderThroughCompaction) {
   HloModule module("m");
-  auto owned = std::make_unique<HloComputation>("entry");
-  HloComputation* entry = owned.get();
-  module.AddEntryComputation(std::move(owned));
+  HloComputation* entry = AddEntry(module);
   HloInstruction* p = entry->AddParameter(HloInstruction::CreateParameter(0, F32({2}), "p"));
   // 300 dead negates around one live chain: removing the dead ones empties
   // far more slots than stay live, which forces compactions on the way.
@@ -68,9 +73,7 @@ TEST(HloComputation, InstructionsAddedAfterTheirUsersStillVerify) {
   // A pass may add an operand after the instruction that uses it; the
   // verifier must not take insertion order for a topological one.
   HloModule module("m");
-  auto owned = std::make_unique<HloComputation>("entry");
-  HloComputation* entry = owned.get();
-  module.AddEntryComputation(std::move(owned));
+  HloComputation* entry = AddEntry(module);
   HloInstruction* p = entry->AddParameter(HloInstruction::CreateParameter(0, F32({2}), "p"));
   HloInstruction* neg =
       entry->AddInstruction(HloInstruction::CreateUnary(F32({2}), HloOpcode::kNegate, p));
