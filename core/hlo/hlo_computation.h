@@ -96,12 +96,12 @@ class HloComputation {
   std::vector<HloInstruction*> PrintOrder() const;
 
  private:
-  std::string name_;
-  int64_t unique_id_ = -1;
-  HloModule* parent_ = nullptr;
   // Drops the null slots of removed instructions and renumbers the rest.
   void Compact();
 
+  std::string name_;
+  int64_t unique_id_ = -1;
+  HloModule* parent_ = nullptr;
   InstructionList instructions_;
   int64_t live_count_ = 0;
   std::vector<HloInstruction*> parameters_;

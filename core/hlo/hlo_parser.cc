@@ -232,7 +232,14 @@ class HloParserImpl {
 
  private:
   struct Scope {
+    // A name maps to null from the moment its instruction starts being
+    // parsed until the instruction is built.
     absl::flat_hash_map<absl::string_view, HloInstruction*> by_name;
+    // The instruction defined as `name` so far, or null.
+    HloInstruction* Find(absl::string_view name) const {
+      auto it = by_name.find(name);
+      return it == by_name.end() ? nullptr : it->second;
+    }
   };
   // ParseInstruction's working lists (operands, attribute keys seen), kept
   // here so a large module does not allocate them per instruction.
@@ -549,7 +556,6 @@ absl::Status HloParserImpl::ParseInstruction(HloComputation* computation, Scope*
   if (!opcode) {
     return lex_.Error(opcode_location, absl::StrCat("unknown opcode '", opcode_name, "'"));
   }
-  // Scratch vectors are the parser's, reused instruction after instruction.
   std::vector<HloInstruction*>& operands = operand_scratch_;
   operands.clear();
   std::optional<Literal> literal;
@@ -668,11 +674,11 @@ absl::Status HloParserImpl::ParseOperands(HloOpcode opcode, const Shape& shape, 
     if (LooksLikeShapeStart(lex_)) SYSTOLIC_RETURN_IF_ERROR(SkipShape());
     Location where = lex_.location();
     SYSTOLIC_ASSIGN_OR_RETURN(absl::string_view operand, lex_.ParseName("an operand name"));
-    auto it = scope->by_name.find(operand);
-    if (it == scope->by_name.end() || it->second == nullptr) {
+    HloInstruction* defined = scope->Find(operand);
+    if (defined == nullptr) {
       return lex_.Error(where, absl::StrCat("use of undefined instruction %", operand));
     }
-    operands->push_back(it->second);
+    operands->push_back(defined);
   } while (lex_.TryConsume(','));
   return lex_.Expect(')', "to close the operand list");
 }
@@ -730,11 +736,11 @@ absl::Status HloParserImpl::ParseAttribute(absl::string_view key, const Location
       do {
         Location where = lex_.location();
         SYSTOLIC_ASSIGN_OR_RETURN(absl::string_view pred, lex_.ParseName("an instruction name"));
-        auto it = scope->by_name.find(pred);
-        if (it == scope->by_name.end() || it->second == nullptr) {
+        HloInstruction* defined = scope->Find(pred);
+        if (defined == nullptr) {
           return lex_.Error(where, absl::StrCat("control predecessor %", pred, " is undefined"));
         }
-        it->second->AddControlDependencyTo(instr);
+        defined->AddControlDependencyTo(instr);
       } while (lex_.TryConsume(','));
       SYSTOLIC_RETURN_IF_ERROR(lex_.Expect('}', "to close control-predecessors"));
     }

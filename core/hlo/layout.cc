@@ -43,31 +43,28 @@ void Layout::AppendTo(std::string* out) const {
     if (i) *out += ',';
     absl::StrAppend(out, minor_to_major_[i]);
   }
-  if (dim_level_types_.empty() && tiles_.empty() && tail_padding_alignment_ == 1 &&
-      index_type_ == PRIMITIVE_TYPE_INVALID && pointer_type_ == PRIMITIVE_TYPE_INVALID &&
-      element_size_in_bits_ == 0 && memory_space_ == 0 && dynamic_prefix_bytes_ == 0) {
-    *out += '}';  // the common case: only the dimension order
-    return;
-  }
-  std::string extra;
+  // The attributes after the dimension order follow a ':' (dropped again
+  // when there are none, the common case).
+  const size_t colon = out->size();
+  *out += ':';
   if (!dim_level_types_.empty()) {
-    absl::StrAppend(&extra, "D(", absl::StrJoin(dim_level_types_, ","), ")");
+    absl::StrAppend(out, "D(", absl::StrJoin(dim_level_types_, ","), ")");
   }
   if (!tiles_.empty()) {
-    extra += "T";
-    for (const Tile& t : tiles_) extra += t.ToString();
+    *out += 'T';
+    for (const Tile& t : tiles_) *out += t.ToString();
   }
-  if (tail_padding_alignment_ != 1) absl::StrAppend(&extra, "L(", tail_padding_alignment_, ")");
+  if (tail_padding_alignment_ != 1) absl::StrAppend(out, "L(", tail_padding_alignment_, ")");
   if (index_type_ != PRIMITIVE_TYPE_INVALID) {
-    absl::StrAppend(&extra, "#(", primitive_util::LowercasePrimitiveTypeName(index_type_), ")");
+    absl::StrAppend(out, "#(", primitive_util::LowercasePrimitiveTypeName(index_type_), ")");
   }
   if (pointer_type_ != PRIMITIVE_TYPE_INVALID) {
-    absl::StrAppend(&extra, "*(", primitive_util::LowercasePrimitiveTypeName(pointer_type_), ")");
+    absl::StrAppend(out, "*(", primitive_util::LowercasePrimitiveTypeName(pointer_type_), ")");
   }
-  if (element_size_in_bits_ != 0) absl::StrAppend(&extra, "E(", element_size_in_bits_, ")");
-  if (memory_space_ != 0) absl::StrAppend(&extra, "S(", memory_space_, ")");
-  if (dynamic_prefix_bytes_ != 0) absl::StrAppend(&extra, "M(", dynamic_prefix_bytes_, ")");
-  if (!extra.empty()) absl::StrAppend(out, ":", extra);
+  if (element_size_in_bits_ != 0) absl::StrAppend(out, "E(", element_size_in_bits_, ")");
+  if (memory_space_ != 0) absl::StrAppend(out, "S(", memory_space_, ")");
+  if (dynamic_prefix_bytes_ != 0) absl::StrAppend(out, "M(", dynamic_prefix_bytes_, ")");
+  if (out->size() == colon + 1) out->resize(colon);
   *out += '}';
 }
 

@@ -11,15 +11,16 @@ namespace systolic {
 
 Literal::Literal() : shape_(Shape::MakeTuple({})) {}
 
-Literal::Literal(const Shape& shape) : Literal(CreateUninitialized(shape)) {
-  std::vector<Literal*> pending = {this};
-  while (!pending.empty()) {
-    Literal* l = pending.back();
-    pending.pop_back();
-    if (!l->buffer_.empty()) std::memset(l->buffer_.data(), 0, l->buffer_.size());
-    for (Literal& element : l->elements_) pending.push_back(&element);
-  }
+namespace {
+
+void ZeroFill(Literal& literal) {
+  if (literal.size_bytes() > 0) std::memset(literal.untyped_data(), 0, size_t(literal.size_bytes()));
+  for (int64_t i = 0; i < literal.tuple_size(); ++i) ZeroFill(literal.tuple_element(i));
 }
+
+}  // namespace
+
+Literal::Literal(const Shape& shape) : Literal(CreateUninitialized(shape)) { ZeroFill(*this); }
 
 Literal Literal::CreateUninitialized(const Shape& shape) {
   Literal literal;
