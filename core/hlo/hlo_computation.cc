@@ -146,81 +146,66 @@ std::vector<HloInstruction*> HloComputation::instructions() const {
 
 namespace {
 
-// The instructions a traversal has reached. Unique ids of a module's
-// instructions are small and dense, so a bit per id beats hashing pointers,
-// which is what a large module's passes spent their time on; instructions
-// without usable ids fall back to a hash set.
+// The instructions a traversal has reached, a byte per slot of the
+// computation's instruction vector (hashing pointers was what a large
+// module's passes spent their time on). An operand from another computation
+// (a module being repaired) falls back to a hash set.
 class VisitedSet {
  public:
-  VisitedSet(const HloComputation& computation, bool use_ids) {
-    const HloModule* module = computation.parent();
-    const int64_t count = computation.instruction_count();
-    if (use_ids && module != nullptr && module->next_unique_id() <= 64 * count + 4096) {
-      bits_.assign(size_t(module->next_unique_id()), false);
-    } else {
-      fallback_.reserve(size_t(count));
-    }
-  }
+  explicit VisitedSet(const HloComputation& computation)
+      : computation_(&computation), seen_(size_t(computation.instruction_index_bound()), 0) {}
 
   // True when `instr` was not visited before.
   bool Insert(const HloInstruction* instr) {
-    const int64_t id = instr->unique_id();
-    if (id >= 0 && id < int64_t(bits_.size())) {
-      if (bits_[size_t(id)]) return false;
-      bits_[size_t(id)] = true;
+    if (instr->parent() == computation_) {
+      uint8_t& seen = seen_[size_t(instr->index_in_computation())];
+      if (seen) return false;
+      seen = 1;
       return true;
     }
-    return fallback_.insert(instr).second;
+    return others_.insert(instr).second;
   }
 
  private:
-  std::vector<bool> bits_;
-  absl::flat_hash_set<const HloInstruction*> fallback_;
+  const HloComputation* computation_;
+  std::vector<uint8_t> seen_;
+  absl::flat_hash_set<const HloInstruction*> others_;
 };
 
 }  // namespace
 
 std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
-  auto post_order = [this](VisitedSet& visited) {
-    std::vector<HloInstruction*> order;
-    order.reserve(size_t(live_count_));
-    // Iterative DFS: (instruction, next operand position to visit).
-    std::vector<std::pair<HloInstruction*, size_t>> stack;
-    auto visit = [&](HloInstruction* start) {
-      if (!visited.Insert(start)) return;
-      stack.push_back({start, 0});
-      while (!stack.empty()) {
-        auto& [instr, next] = stack.back();
-        size_t n_ops = instr->operands().size();
-        size_t n_total = n_ops + instr->control_predecessors().size();
-        if (next < n_total) {
-          HloInstruction* dep =
-              next < n_ops ? instr->operands()[next] : instr->control_predecessors()[next - n_ops];
-          ++next;
-          if (visited.Insert(dep)) stack.push_back({dep, 0});
-          continue;
-        }
-        order.push_back(instr);
-        stack.pop_back();
+  VisitedSet visited(*this);
+  std::vector<HloInstruction*> order;
+  order.reserve(size_t(live_count_));
+  // Iterative DFS: (instruction, next operand position to visit).
+  std::vector<std::pair<HloInstruction*, size_t>> stack;
+  auto visit = [&](HloInstruction* start) {
+    if (!visited.Insert(start)) return;
+    stack.push_back({start, 0});
+    while (!stack.empty()) {
+      auto& [instr, next] = stack.back();
+      size_t n_ops = instr->operands().size();
+      size_t n_total = n_ops + instr->control_predecessors().size();
+      if (next < n_total) {
+        HloInstruction* dep =
+            next < n_ops ? instr->operands()[next] : instr->control_predecessors()[next - n_ops];
+        ++next;
+        if (visited.Insert(dep)) stack.push_back({dep, 0});
+        continue;
       }
-    };
-    // Parameters first so they print in number order, then every instruction
-    // reachable from the root, then any dead instructions.
-    for (HloInstruction* p : parameters_) {
-      if (p) visit(p);
+      order.push_back(instr);
+      stack.pop_back();
     }
-    if (root_) visit(root_);
-    for (const auto& instr : instructions_) {
-      if (instr) visit(instr.get());
-    }
-    return order;
   };
-  VisitedSet by_id(*this, /*use_ids=*/true);
-  std::vector<HloInstruction*> order = post_order(by_id);
-  if (int64_t(order.size()) != live_count_) {
-    // Two instructions sharing an id (a module being repaired) would hide one.
-    VisitedSet by_pointer(*this, /*use_ids=*/false);
-    order = post_order(by_pointer);
+  // Parameters first so they print in number order, then every instruction
+  // reachable from the root, then any dead instructions.
+  for (HloInstruction* p : parameters_) {
+    if (p) visit(p);
+  }
+  if (root_) visit(root_);
+  for (const auto& instr : instructions_) {
+    if (instr) visit(instr.get());
   }
   return order;
 }

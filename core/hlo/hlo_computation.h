@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@
 namespace systolic {
 
 class HloModule;
+
+// Told of each instruction right after its line is printed.
+using InstructionPrinted = std::function<void(const HloInstruction&)>;
 
 // Parameter and result shapes of a computation: `(f32[2]{0}, s32[]) -> f32[2]{0}`.
 struct ProgramShape {
@@ -91,6 +95,8 @@ class HloComputation {
 
   // `%name (p: f32[2]) -> f32[2] {\n  ...\n}`; ENTRY prefix added by the module.
   std::string ToString() const;
+  // Appends ToString(), calling `on_printed` after each instruction's line.
+  void AppendTo(std::string* out, const InstructionPrinted& on_printed = nullptr) const;
   // Instruction order used when printing (schedule order when the module is
   // scheduled, else post order).
   std::vector<HloInstruction*> PrintOrder() const;

@@ -76,11 +76,6 @@ absl::string_view TriangularSolveTransposeToString(TriangularSolveTranspose t) {
   return "NO_TRANSPOSE";
 }
 
-const HloInstruction::RareAttributes& HloInstruction::RarePtr::Defaults() {
-  static const auto* defaults = new RareAttributes();
-  return *defaults;
-}
-
 HloInstruction::HloInstruction(HloOpcode opcode, Shape shape)
     : opcode_(opcode), shape_(std::move(shape)) {}
 

@@ -16,6 +16,7 @@
 #include "absl/types/span.h"
 #include "core/hlo/collective_device_list.h"
 #include "core/hlo/comparison.h"
+#include "core/hlo/deep_copy_ptr.h"
 #include "core/hlo/dimension_numbers.h"
 #include "core/hlo/hlo_opcode.h"
 #include "core/hlo/hlo_sharding.h"
@@ -303,13 +304,19 @@ class HloInstruction {
   void set_is_host_transfer(bool v) { mutable_rare()->is_host_transfer_ = v; }
 
   bool has_sharding() const { return a_.sharding_.has_value(); }
-  const HloSharding& sharding() const { return *a_.sharding_; }
-  void set_sharding(HloSharding s) { a_.sharding_ = std::move(s); }
+  const HloSharding& sharding() const { return a_.sharding_.get(); }
+  void set_sharding(HloSharding s) { a_.sharding_.set(std::move(s)); }
   void clear_sharding() { a_.sharding_.reset(); }
 
-  const OpMetadata& metadata() const { return a_.metadata_; }
-  OpMetadata* mutable_metadata() { return &a_.metadata_; }
-  void set_metadata(OpMetadata m) { a_.metadata_ = std::move(m); }
+  const OpMetadata& metadata() const { return a_.metadata_.get(); }
+  OpMetadata* mutable_metadata() { return a_.metadata_.mutable_get(); }
+  void set_metadata(OpMetadata m) {
+    if (m.empty()) {
+      a_.metadata_.reset();
+    } else {
+      a_.metadata_.set(std::move(m));
+    }
+  }
   const FrontendAttributes& frontend_attributes() const { return a_.frontend_attributes_; }
   FrontendAttributes* mutable_frontend_attributes() { return &a_.frontend_attributes_; }
 
@@ -417,8 +424,10 @@ class HloInstruction {
   void AppendTo(std::string* out) const;  // appends ToString()
   // Operands and attributes only: `f32[2]{0} %a, f32[2]{0} %b), ...`.
   std::string OperandsToString() const;
+  void AppendOperandsTo(std::string* out) const;
   // `, dimensions={0}, to_apply=%add` (attributes after the operand list).
   std::string AttributesToString() const;
+  void AppendAttributesTo(std::string* out) const;
 
  private:
   friend class HloComputation;
@@ -492,26 +501,6 @@ class HloInstruction {
     std::vector<std::pair<std::string, std::string>> raw_attributes_;
     friend bool operator==(const RareAttributes&, const RareAttributes&) = default;
   };
-  // Owns a RareAttributes; copies deeply; null equals the defaults.
-  class RarePtr {
-   public:
-    RarePtr() = default;
-    RarePtr(const RarePtr& o) : p_(o.p_ ? std::make_unique<RareAttributes>(*o.p_) : nullptr) {}
-    RarePtr& operator=(const RarePtr& o) {
-      p_ = o.p_ ? std::make_unique<RareAttributes>(*o.p_) : nullptr;
-      return *this;
-    }
-    const RareAttributes& get() const { return p_ ? *p_ : Defaults(); }
-    RareAttributes* mutable_get() {
-      if (!p_) p_ = std::make_unique<RareAttributes>();
-      return p_.get();
-    }
-    friend bool operator==(const RarePtr& a, const RarePtr& b) { return a.get() == b.get(); }
-
-   private:
-    static const RareAttributes& Defaults();
-    std::unique_ptr<RareAttributes> p_;
-  };
   struct Attributes {
     SharedLiteral literal_;  // immutable, shared by clones
     int64_t parameter_number_ = -1;
@@ -521,10 +510,10 @@ class HloInstruction {
     std::optional<ComparisonType> comparison_type_;
     FusionKind fusion_kind_ = FusionKind::kLoop;
     std::string backend_config_;
-    std::optional<HloSharding> sharding_;
-    OpMetadata metadata_;
+    DeepCopyPtr<HloSharding, /*kNullIsDefault=*/false> sharding_;
+    DeepCopyPtr<OpMetadata, /*kNullIsDefault=*/true> metadata_;
     FrontendAttributes frontend_attributes_;
-    RarePtr rare_;
+    DeepCopyPtr<RareAttributes, /*kNullIsDefault=*/true> rare_;
     friend bool operator==(const Attributes&, const Attributes&) = default;
   };
   const RareAttributes& rare() const { return a_.rare_.get(); }

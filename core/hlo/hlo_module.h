@@ -105,6 +105,10 @@ class HloModule {
 
   // The whole module in XLA's text format.
   std::string ToString() const;
+  // Appends ToString(), calling `on_printed` after each instruction's line
+  // (in print order: callees before callers, operands before users), so a
+  // caller can gather per-instruction facts in the same walk.
+  void AppendTo(std::string* out, const InstructionPrinted& on_printed = nullptr) const;
 
  private:
   std::string name_;

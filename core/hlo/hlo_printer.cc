@@ -11,7 +11,6 @@
 namespace systolic {
 namespace {
 
-std::string Ref(const HloInstruction* instr) { return absl::StrCat("%", instr->name()); }
 std::string Ref(const HloComputation* c) { return absl::StrCat("%", c->name()); }
 
 std::string Bool(bool b) { return b ? "true" : "false"; }
@@ -49,10 +48,11 @@ bool AllDefaultPrecision(const PrecisionConfig& p) {
   return true;
 }
 
-// Attributes that belong to the opcode, in XLA's order.
-void AppendOpcodeAttributes(const HloInstruction& instr, std::vector<std::string>* out) {
-  auto add = [&](absl::string_view key, const std::string& value) {
-    out->push_back(absl::StrCat(key, "=", value));
+// Attributes that belong to the opcode, in XLA's order, each appended to
+// `out` as ", key=value".
+void AppendOpcodeAttributes(const HloInstruction& instr, std::string* out) {
+  auto add = [&](absl::string_view key, absl::string_view value) {
+    absl::StrAppend(out, ", ", key, "=", value);
   };
   auto add_window = [&] {
     if (instr.has_window() && !instr.window().dimensions.empty()) {
@@ -153,17 +153,17 @@ void AppendOpcodeAttributes(const HloInstruction& instr, std::vector<std::string
     case HloOpcode::kDot:
     case HloOpcode::kRaggedDot: {
       std::string dnums = instr.dot_dimension_numbers().ToString();
-      if (!dnums.empty()) out->push_back(dnums);
+      if (!dnums.empty()) absl::StrAppend(out, ", ", dnums);
       add_precision();
       break;
     }
     case HloOpcode::kGather:
-      out->push_back(instr.gather_dimension_numbers().ToString());
+      absl::StrAppend(out, ", ", instr.gather_dimension_numbers().ToString());
       add("slice_sizes", BracedList(instr.slice_sizes()));
       if (instr.indices_are_sorted()) add("indices_are_sorted", "true");
       break;
     case HloOpcode::kScatter:
-      out->push_back(instr.scatter_dimension_numbers().ToString());
+      absl::StrAppend(out, ", ", instr.scatter_dimension_numbers().ToString());
       if (instr.indices_are_sorted()) add("indices_are_sorted", "true");
       if (instr.unique_indices()) add("unique_indices", "true");
       add_to_apply();
@@ -336,41 +336,52 @@ void AppendOpcodeAttributes(const HloInstruction& instr, std::vector<std::string
 }  // namespace
 
 std::string HloInstruction::OperandsToString() const {
-  if (opcode_ == HloOpcode::kConstant && has_literal()) {
-    return literal().ToStringWithoutShape();
-  }
-  if (opcode_ == HloOpcode::kParameter) return absl::StrCat(parameter_number());
   std::string out;
-  for (size_t i = 0; i < operands_.size(); ++i) {
-    if (i) out += ", ";
-    operands_[i]->shape().AppendTo(&out, /*print_layout=*/true);
-    absl::StrAppend(&out, " %", operands_[i]->name());
-  }
+  AppendOperandsTo(&out);
   return out;
 }
 
+void HloInstruction::AppendOperandsTo(std::string* out) const {
+  if (opcode_ == HloOpcode::kConstant && has_literal()) {
+    out->append(literal().ToStringWithoutShape());
+    return;
+  }
+  if (opcode_ == HloOpcode::kParameter) {
+    absl::StrAppend(out, parameter_number());
+    return;
+  }
+  for (size_t i = 0; i < operands_.size(); ++i) {
+    if (i) out->append(", ");
+    operands_[i]->shape().AppendTo(out, /*print_layout=*/true);
+    absl::StrAppend(out, " %", operands_[i]->name());
+  }
+}
+
 std::string HloInstruction::AttributesToString() const {
-  std::vector<std::string> attrs;
-  AppendOpcodeAttributes(*this, &attrs);
-  if (has_sharding()) attrs.push_back(absl::StrCat("sharding=", sharding().ToString(true)));
+  std::string out;
+  AppendAttributesTo(&out);
+  return out;
+}
+
+void HloInstruction::AppendAttributesTo(std::string* out) const {
+  AppendOpcodeAttributes(*this, out);
+  if (has_sharding()) absl::StrAppend(out, ", sharding=", sharding().ToString(true));
   if (!frontend_attributes().empty()) {
-    attrs.push_back(
-        absl::StrCat("frontend_attributes=", FrontendAttributesToString(frontend_attributes())));
+    absl::StrAppend(out, ", frontend_attributes=", FrontendAttributesToString(frontend_attributes()));
   }
   if (!control_preds_.empty()) {
-    std::vector<std::string> refs;
-    for (const HloInstruction* p : control_preds_) refs.push_back(Ref(p));
-    attrs.push_back(absl::StrCat("control-predecessors={", absl::StrJoin(refs, ", "), "}"));
+    out->append(", control-predecessors={");
+    for (size_t i = 0; i < control_preds_.size(); ++i) {
+      absl::StrAppend(out, i ? ", %" : "%", control_preds_[i]->name());
+    }
+    out->append("}");
   }
-  if (!metadata().empty()) attrs.push_back(absl::StrCat("metadata={", metadata().ToString(), "}"));
+  if (!metadata().empty()) absl::StrAppend(out, ", metadata={", metadata().ToString(), "}");
   if (!backend_config().empty()) {
     const std::string& config = backend_config();
-    attrs.push_back(absl::StrCat("backend_config=",
-                                 config.front() == '{' ? config : QuoteString(config)));
+    absl::StrAppend(out, ", backend_config=", config.front() == '{' ? config : QuoteString(config));
   }
-  for (const auto& [key, value] : raw_attributes()) attrs.push_back(absl::StrCat(key, "=", value));
-  if (attrs.empty()) return "";
-  return absl::StrCat(", ", absl::StrJoin(attrs, ", "));
+  for (const auto& [key, value] : raw_attributes()) absl::StrAppend(out, ", ", key, "=", value);
 }
 
 std::string HloInstruction::ToString() const {
@@ -382,29 +393,46 @@ std::string HloInstruction::ToString() const {
 void HloInstruction::AppendTo(std::string* out) const {
   absl::StrAppend(out, IsRoot() ? "ROOT %" : "%", name_, " = ");
   shape_.AppendTo(out, /*print_layout=*/true);
-  absl::StrAppend(out, " ", HloOpcodeString(opcode_), "(", OperandsToString(), ")",
-                  AttributesToString());
+  absl::StrAppend(out, " ", HloOpcodeString(opcode_), "(");
+  AppendOperandsTo(out);
+  out->push_back(')');
+  AppendAttributesTo(out);
 }
 
 std::string HloComputation::ToString() const {
-  std::vector<std::string> params;
+  std::string out;
+  AppendTo(&out);
+  return out;
+}
+
+void HloComputation::AppendTo(std::string* out, const InstructionPrinted& on_printed) const {
+  absl::StrAppend(out, "%", name(), " (");
+  bool first = true;
   for (const HloInstruction* p : parameters_) {
-    if (p) params.push_back(absl::StrCat(p->name(), ": ", p->shape().ToString()));
+    if (!p) continue;
+    absl::StrAppend(out, first ? "" : ", ", p->name(), ": ");
+    p->shape().AppendTo(out, /*print_layout=*/true);
+    first = false;
   }
-  std::string out = absl::StrCat(Ref(this), " (", absl::StrJoin(params, ", "), ") -> ",
-                                 root_ ? root_->shape().ToString() : "()");
-  out += " {\n";
+  out->append(") -> ");
+  if (root_) {
+    root_->shape().AppendTo(out, /*print_layout=*/true);
+  } else {
+    out->append("()");
+  }
+  out->append(" {\n");
   for (const HloInstruction* instr : PrintOrder()) {
-    out += "  ";
-    instr->AppendTo(&out);
-    out += '\n';
+    out->append("  ");
+    instr->AppendTo(out);
+    out->push_back('\n');
+    if (on_printed) on_printed(*instr);
   }
-  out += "}";
+  out->append("}");
   // XLA writes a non-main execution thread after the body.
   if (execution_thread_ != "main") {
-    absl::StrAppend(&out, ", execution_thread=", QuoteString(execution_thread_));
+    absl::StrAppend(out, ", execution_thread=", QuoteString(execution_thread_));
   }
-  return out + "\n";
+  out->push_back('\n');
 }
 
 namespace {
@@ -437,7 +465,14 @@ std::string EntryLayoutToString(const ProgramShape& ps) {
 }  // namespace
 
 std::string HloModule::ToString() const {
-  std::string out = absl::StrCat("HloModule ", name_);
+  std::string out;
+  AppendTo(&out);
+  return out;
+}
+
+void HloModule::AppendTo(std::string* out_ptr, const InstructionPrinted& on_printed) const {
+  std::string& out = *out_ptr;
+  absl::StrAppend(&out, "HloModule ", name_);
   if (is_scheduled_) out += ", is_scheduled=true";
   if (entry_layout_) absl::StrAppend(&out, ", entry_computation_layout=", EntryLayoutToString(*entry_layout_));
   if (!aliases_.empty()) absl::StrAppend(&out, ", input_output_alias=", AliasesToString(aliases_));
@@ -449,12 +484,14 @@ std::string HloModule::ToString() const {
     absl::StrAppend(&out, ", frontend_attributes=", FrontendAttributesToString(frontend_attributes_));
   }
   out += "\n";
+  // About 70 bytes a line: one allocation instead of a doubling series
+  // over a large module's megabytes.
+  out.reserve(out.size() + size_t(instruction_count()) * 80);
   for (const HloComputation* c : MakeComputationPostOrder()) {
     out += "\n";
     if (c == entry_) out += "ENTRY ";
-    out += c->ToString();
+    c->AppendTo(&out, on_printed);
   }
-  return out;
 }
 
 }  // namespace systolic
