@@ -31,6 +31,9 @@ absl::StatusOr<std::unique_ptr<HloPassPipeline>> Compiler::BuildPipeline() const
     return pipeline;
   }
   SYSTOLIC_RETURN_IF_ERROR(add("call-inliner"));
+  // Dead code (inlined callees' leftovers, unused values) is removed before
+  // anything spends time simplifying it.
+  SYSTOLIC_RETURN_IF_ERROR(add("dce"));
   SYSTOLIC_RETURN_IF_ERROR(add("simplification"));
   // Fewer, larger collectives: one launch and one synchronisation each.
   SYSTOLIC_RETURN_IF_ERROR(add("all-reduce-combiner"));

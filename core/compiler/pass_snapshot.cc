@@ -69,9 +69,11 @@ void AddShape(const Shape& shape, StableHasher& h) {
 }
 
 // `hashes` holds the hashes of the instructions of `instr`'s computation so
-// far, by dense index (operands come first in post order).
+// far, by dense index (operands come first in post order); `scratch` is
+// reused for the attribute text.
 uint64_t InstructionHash(const HloInstruction& instr, const std::vector<uint64_t>& hashes,
-                         const absl::flat_hash_map<const HloComputation*, uint64_t>& computations) {
+                         const absl::flat_hash_map<const HloComputation*, uint64_t>& computations,
+                         std::string& scratch) {
   StableHasher h;
   h.AddInt(static_cast<uint64_t>(instr.opcode()));
   AddShape(instr.shape(), h);
@@ -79,7 +81,9 @@ uint64_t InstructionHash(const HloInstruction& instr, const std::vector<uint64_t
   if (instr.opcode() == HloOpcode::kConstant && instr.has_literal()) {
     h.Add(instr.literal().untyped_data(), instr.literal().size_bytes());
   }
-  h.Add(instr.AttributesToString());
+  scratch.clear();
+  instr.AppendAttributesTo(&scratch);
+  h.Add(scratch);
   for (const HloInstruction* op : instr.operands()) {
     h.AddInt(op->parent() == instr.parent() ? hashes[size_t(op->index_in_computation())] : 0);
   }
@@ -112,41 +116,52 @@ const InstructionRecord* ModuleState::FindByName(absl::string_view computation,
 
 std::shared_ptr<const ModuleState> CaptureModuleState(const HloModule& module) {
   auto state = std::make_shared<ModuleState>();
-  state->hlo_text = module.ToString();
   state->counts.computations = module.computation_count();
-  state->instructions.reserve(module.instruction_count());
-
+  state->instructions.reserve(size_t(module.instruction_count()));
   state->index_by_id.reserve(size_t(module.instruction_count()));
 
+  // Records are gathered while the text is printed: one walk over a large
+  // module instead of two, each of them bound by cache misses. Printing
+  // visits callees before callers and operands before users, which is what
+  // the structural hashes need.
   std::vector<uint64_t> hashes;  // of one computation's instructions, by dense index
+  std::string scratch;
   absl::flat_hash_map<const HloComputation*, uint64_t> computation_hashes;
-  for (const HloComputation* c : module.MakeComputationPostOrder()) {
-    hashes.assign(size_t(c->instruction_index_bound()), 0);
-    for (const HloInstruction* instr : c->MakeInstructionPostOrder()) {
-      const uint64_t hash = InstructionHash(*instr, hashes, computation_hashes);
-      hashes[size_t(instr->index_in_computation())] = hash;
-      InstructionRecord record;
-      record.unique_id = instr->unique_id();
-      record.name = instr->name();
-      record.computation = c->name();
-      record.opcode = instr->opcode();
-      record.in_fusion = c->IsFusionComputation();
-      record.structural_hash = hash;
-      record.origins = OriginsOf(*instr);
-      state->index_by_id[record.unique_id] = state->instructions.size();
-      state->instructions.push_back(std::move(record));
-      ++state->counts.instructions;
-      if (instr->opcode() == HloOpcode::kFusion) {
-        ++state->counts.fusions;
-        ++state->counts.fusions_by_kind[instr->fusion_kind()];
-      }
-    }
+  const HloComputation* current = nullptr;
+  auto finish_computation = [&] {
+    if (current == nullptr) return;
+    const HloInstruction* root = current->root_instruction();
     StableHasher ch;
-    ch.AddInt(c->num_parameters());
-    ch.AddInt(c->root_instruction() ? hashes[size_t(c->root_instruction()->index_in_computation())]
-                                    : 0);
-    computation_hashes[c] = ch.Finish();
-  }
+    ch.AddInt(current->num_parameters());
+    ch.AddInt(root ? hashes[size_t(root->index_in_computation())] : 0);
+    computation_hashes[current] = ch.Finish();
+  };
+  auto record = [&](const HloInstruction& instr) {
+    const HloComputation* c = instr.parent();
+    if (c != current) {
+      finish_computation();
+      current = c;
+      hashes.assign(size_t(c->instruction_index_bound()), 0);
+    }
+    const uint64_t hash = InstructionHash(instr, hashes, computation_hashes, scratch);
+    hashes[size_t(instr.index_in_computation())] = hash;
+    InstructionRecord& r = state->instructions.emplace_back();
+    r.unique_id = instr.unique_id();
+    r.name = instr.name();
+    r.computation = c->name();
+    r.opcode = instr.opcode();
+    r.in_fusion = c->IsFusionComputation();
+    r.structural_hash = hash;
+    r.origins = OriginsOf(instr);
+    state->index_by_id[r.unique_id] = state->instructions.size() - 1;
+    ++state->counts.instructions;
+    if (instr.opcode() == HloOpcode::kFusion) {
+      ++state->counts.fusions;
+      ++state->counts.fusions_by_kind[instr.fusion_kind()];
+    }
+  };
+  module.AppendTo(&state->hlo_text, record);
+  finish_computation();
   return state;
 }
 

@@ -45,7 +45,7 @@ struct ModuleCounts {
 struct ModuleState {
   std::string hlo_text;
   ModuleCounts counts;
-  std::vector<InstructionRecord> instructions;  // computations in post order
+  std::vector<InstructionRecord> instructions;  // in print order (callees first)
 
   const InstructionRecord* Find(int64_t unique_id) const;
   const InstructionRecord* FindByName(absl::string_view computation,
