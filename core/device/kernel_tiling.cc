@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "core/device/chip_figures.h"
+#include "core/device/mxu_analytic_engine.h"
 
 namespace systolic::device {
 namespace {
@@ -71,6 +74,65 @@ struct GemmTiles {
   int64_t tm, tn, tk;
 };
 
+// Tile extents worth trying for a dimension: powers of two times the array
+// below it, and the whole dimension.
+std::vector<int64_t> CandidateExtents(int64_t extent, int64_t granule) {
+  std::vector<int64_t> out;
+  for (int64_t e = granule; e < extent; e *= 2) out.push_back(e);
+  out.push_back(extent);
+  return out;
+}
+
+// The fitting tiles with the least estimated time: MXU cycles of the
+// busiest stream (folds pipelined, the last wave of tiles counted whole)
+// against HBM traffic (an operand is read once per tile of the other
+// side), whichever is longer. Nothing when no candidate fits; the caller
+// then shrinks tiles one by one.
+std::optional<GemmTiles> FastestFittingTiles(const GemmPlan& g, const ChipSpec& spec,
+                                             int64_t granule, int64_t out_total,
+                                             int64_t extra_total,
+                                             absl::FunctionRef<bool(const GemmTiles&)> fits) {
+  const MxuAnalyticEngine mxu = MxuAnalyticEngine::ForChip(spec);
+  const int64_t streams = int64_t(std::max(1, spec.tensor_cores_per_chip())) *
+                          std::max(1, spec.mxu().count());
+  const double hbm_bytes_per_cycle = HbmBytesPerCycle(spec);
+  struct Candidate {
+    GemmTiles tiles;
+    double cycles;
+    int64_t steps;
+  };
+  std::vector<Candidate> candidates;
+  for (int64_t tm : CandidateExtents(g.gemm.m, granule)) {
+    for (int64_t tn : CandidateExtents(g.gemm.n, granule)) {
+      for (int64_t tk : CandidateExtents(g.gemm.k, granule)) {
+        const GemmTiles t{tm, tn, tk};
+        const int64_t m_tiles = CeilDiv(g.gemm.m, tm);
+        const int64_t n_tiles = CeilDiv(g.gemm.n, tn);
+        const int64_t k_tiles = CeilDiv(g.gemm.k, tk);
+        const int64_t tiles = g.batch * m_tiles * n_tiles;
+        if (tiles * k_tiles > kMaxStepsPerGemm || !fits(t)) continue;
+        absl::StatusOr<MxuTiming> pass = mxu.RunPipelined(GemmShape{tm, tn, tk * g.passes});
+        if (!pass.ok()) continue;
+        const double compute = double(CeilDiv(tiles, streams) * k_tiles) * double(pass->cycles);
+        const double bytes = double(g.lhs_bytes()) * double(n_tiles) +
+                             double(g.rhs_bytes()) * double(m_tiles) + double(out_total) +
+                             double(extra_total);
+        candidates.push_back({t, std::max(compute, bytes / hbm_bytes_per_cycle), tiles * k_tiles});
+      }
+    }
+  }
+  if (candidates.empty()) return std::nullopt;
+  double fastest = candidates.front().cycles;
+  for (const Candidate& c : candidates) fastest = std::min(fastest, c.cycles);
+  // Within 2% of the fastest, the fewest steps: as good, and quicker to
+  // simulate.
+  const Candidate* best = nullptr;
+  for (const Candidate& c : candidates) {
+    if (c.cycles <= fastest * 1.02 && (best == nullptr || c.steps < best->steps)) best = &c;
+  }
+  return best->tiles;
+}
+
 absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const KernelPlan& plan,
                                      const ChipSpec& spec, int64_t vmem_budget) {
   const int cores = std::max(1, spec.tensor_cores_per_chip());
@@ -100,55 +162,62 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
                                    int64_t(double(out_total) * share));
       return 2 * in + 2 * out <= stream_budget;
     };
-    GemmTiles t{g.gemm.m, g.gemm.n, g.gemm.k};
-    // Every fold of a pass pays fill and drain once while streaming the
-    // temporal extent, so that extent stays long: the spatial extents are
-    // cut first, down to a few folds, then the temporal one.
-    int64_t* temporal = spec.mxu().dataflow() == OUTPUT_STATIONARY  ? &t.tk
-                        : spec.mxu().dataflow() == INPUT_STATIONARY ? &t.tn
-                                                                     : &t.tm;
-    while (!fits(t)) {
-      int64_t* largest = nullptr;
-      for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
-        if (d != temporal && *d > kMinSpatialFolds * granule &&
-            (largest == nullptr || *d > *largest)) {
-          largest = d;
+    auto output_tiles = [&](const GemmTiles& t) {
+      return g.batch * CeilDiv(g.gemm.m, t.tm) * CeilDiv(g.gemm.n, t.tn);
+    };
+    std::optional<GemmTiles> fastest =
+        FastestFittingTiles(g, spec, granule, out_total, extra_total, fits);
+    GemmTiles t = fastest.value_or(GemmTiles{g.gemm.m, g.gemm.n, g.gemm.k});
+    if (!fastest) {
+      // Nothing of whole folds fits (a small VMEM): shrink step by step.
+      // Every fold of a pass pays fill and drain once while streaming the
+      // temporal extent, so that extent stays long: the spatial extents are
+      // cut first, down to a few folds, then the temporal one.
+      int64_t* temporal = spec.mxu().dataflow() == OUTPUT_STATIONARY  ? &t.tk
+                          : spec.mxu().dataflow() == INPUT_STATIONARY ? &t.tn
+                                                                       : &t.tm;
+      while (!fits(t)) {
+        int64_t* largest = nullptr;
+        for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+          if (d != temporal && *d > kMinSpatialFolds * granule &&
+              (largest == nullptr || *d > *largest)) {
+            largest = d;
+          }
         }
+        if (largest == nullptr && *temporal > kMinTemporalFolds * granule) largest = temporal;
+        if (largest != nullptr) {
+          *largest = Halve(*largest, granule);
+          continue;
+        }
+        // Then the largest extent, in multiples of the array while any is
+        // larger than it, then below (a partial fold is padded anyway).
+        for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+          if (*d > granule && (largest == nullptr || *d > *largest)) largest = d;
+        }
+        if (largest != nullptr) {
+          *largest = Halve(*largest, granule);
+          continue;
+        }
+        for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+          if (*d > 1 && (largest == nullptr || *d > *largest)) largest = d;
+        }
+        if (largest == nullptr) {
+          return absl::ResourceExhaustedError(absl::StrCat(
+              instruction, ": a ", t.tm, "x", t.tn, "x", t.tk, " GEMM tile of ", g.name,
+              " does not fit the ", stream_budget, " bytes of VMEM one MXU may use"));
+        }
+        *largest = CeilDiv(*largest, 2);
       }
-      if (largest == nullptr && *temporal > kMinTemporalFolds * granule) largest = temporal;
-      if (largest != nullptr) {
-        *largest = Halve(*largest, granule);
-        continue;
+      // Enough output tiles for every MXU of every core, when the GEMM allows.
+      while (output_tiles(t) < int64_t(cores) * mxus && (t.tm > granule || t.tn > granule)) {
+        int64_t* d = (t.tm >= t.tn && t.tm > granule) || t.tn <= granule ? &t.tm : &t.tn;
+        *d = Halve(*d, granule);
       }
-      // Then the largest extent, in multiples of the array while any is
-      // larger than it, then below (a partial fold is padded anyway).
-      for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
-        if (*d > granule && (largest == nullptr || *d > *largest)) largest = d;
-      }
-      if (largest != nullptr) {
-        *largest = Halve(*largest, granule);
-        continue;
-      }
-      for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
-        if (*d > 1 && (largest == nullptr || *d > *largest)) largest = d;
-      }
-      if (largest == nullptr) {
-        return absl::ResourceExhaustedError(absl::StrCat(
-            instruction, ": a ", t.tm, "x", t.tn, "x", t.tk, " GEMM tile of ", g.name,
-            " does not fit the ", stream_budget, " bytes of VMEM one MXU may use"));
-      }
-      *largest = CeilDiv(*largest, 2);
-    }
-    // Enough output tiles for every MXU of every core, when the GEMM allows.
-    auto output_tiles = [&] { return g.batch * CeilDiv(g.gemm.m, t.tm) * CeilDiv(g.gemm.n, t.tn); };
-    while (output_tiles() < int64_t(cores) * mxus && (t.tm > granule || t.tn > granule)) {
-      int64_t* d = (t.tm >= t.tn && t.tm > granule) || t.tn <= granule ? &t.tm : &t.tn;
-      *d = Halve(*d, granule);
     }
     const int64_t m_tiles = CeilDiv(g.gemm.m, t.tm);
     const int64_t n_tiles = CeilDiv(g.gemm.n, t.tn);
     const int64_t k_tiles = CeilDiv(g.gemm.k, t.tk);
-    const int64_t tiles = output_tiles();
+    const int64_t tiles = output_tiles(t);
     if (tiles * k_tiles > kMaxStepsPerGemm) {
       return absl::ResourceExhaustedError(absl::StrCat(
           instruction, ": ", g.name, " would need ", tiles * k_tiles, " MXU passes of ", t.tm,

@@ -1,5 +1,7 @@
 #include "core/device/mxu_analytic_engine.h"
 
+#include <algorithm>
+
 #include "core/hlo/status_macros.h"
 
 namespace systolic::device {
@@ -20,6 +22,15 @@ absl::StatusOr<MxuTiming> MxuAnalyticEngine::Run(const GemmShape& gemm) const {
   const int64_t useful_pe_folds = mapping.spatial_rows * mapping.spatial_cols;
   return MakeMxuTiming(array_, mapping, mapping.folds() * FoldCycles(mapping.temporal),
                        useful_pe_folds, gemm.macs());
+}
+
+absl::StatusOr<MxuTiming> MxuAnalyticEngine::RunPipelined(const GemmShape& gemm) const {
+  SYSTOLIC_RETURN_IF_ERROR(ValidateGemmOnArray(gemm, array_, dataflow_));
+  const SystolicMapping mapping = MapGemm(gemm, array_, dataflow_);
+  const int64_t later_fold = std::max(mapping.temporal, array_.rows);
+  const int64_t cycles = FoldCycles(mapping.temporal) + (mapping.folds() - 1) * later_fold;
+  return MakeMxuTiming(array_, mapping, cycles, mapping.spatial_rows * mapping.spatial_cols,
+                       gemm.macs());
 }
 
 }  // namespace systolic::device

@@ -27,6 +27,14 @@ class MxuAnalyticEngine {
 
   absl::StatusOr<MxuTiming> Run(const GemmShape& gemm) const;
 
+  // The same GEMM run as one pass of a TensorCore, whose MXU holds two
+  // copies of the stationary operand (as a TPU's does): the next fold's
+  // preload (R cycles) happens while the current fold streams, and the next
+  // wavefront follows the current one into the array. So the first fold
+  // pays the whole 2R + C + T - 2 and every later fold max(T, R). One fold
+  // takes exactly Run's cycles.
+  absl::StatusOr<MxuTiming> RunPipelined(const GemmShape& gemm) const;
+
   // Cycles of one fold streaming `temporal` vectors.
   int64_t FoldCycles(int64_t temporal) const;
 

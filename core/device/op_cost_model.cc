@@ -20,7 +20,7 @@ OpCostModel::OpCostModel(const ChipSpec& spec)
 absl::StatusOr<OpCost> OpCostModel::Cost(const OpWork& work) const {
   OpCost cost;
   if (const auto* matmul = std::get_if<MatmulWork>(&work)) {
-    SYSTOLIC_ASSIGN_OR_RETURN(const MxuTiming timing, mxu_.Run(matmul->gemm));
+    SYSTOLIC_ASSIGN_OR_RETURN(const MxuTiming timing, mxu_.RunPipelined(matmul->gemm));
     cost.cycles = timing.cycles;
     cost.flops = 2.0 * double(timing.macs);
     cost.utilization = timing.utilization;

@@ -24,7 +24,7 @@ class OpCostModel {
  public:
   explicit OpCostModel(const ChipSpec& spec);
 
-  // Matmul: the analytic MXU model. Vector: ALU passes over the vregs
+  // Matmul: the analytic MXU model, folds pipelined as a TensorCore runs them. Vector: ALU passes over the vregs
   // (lanes × sublanes elements each, ops_per_cycle per cycle) followed by the
   // transcendental passes (transcendental_cycles per vreg); at least 1 cycle.
   // DMA: bytes at the engine's bandwidth. Fixed: as given.

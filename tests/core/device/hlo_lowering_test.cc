@@ -54,7 +54,7 @@ ENTRY main {
   ROOT d = f32[48,24] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 })";
 
-TEST(HloLoweringTest, SingleDotOnEdgeIsOneMxuPassWithTheAnalyticCycles) {
+TEST(HloLoweringTest, SingleDotOnEdgeIsOneMxuPassWithThePipelinedAnalyticCycles) {
   const ChipSpec spec = Chip("edge");
   auto module = Parse(kDot);
   auto lowered = LowerModule(*module, spec);
@@ -72,7 +72,7 @@ TEST(HloLoweringTest, SingleDotOnEdgeIsOneMxuPassWithTheAnalyticCycles) {
 
   auto sim = DeviceSimulator(spec).Run(lowered->program);
   ASSERT_TRUE(sim.ok()) << sim.status();
-  auto analytic = MxuAnalyticEngine::ForChip(spec).Run({48, 24, 40});
+  auto analytic = MxuAnalyticEngine::ForChip(spec).RunPipelined({48, 24, 40});
   ASSERT_TRUE(analytic.ok());
   const UnitLane* mxu = sim->FindLane(0, Mxu(0));
   ASSERT_NE(mxu, nullptr);
@@ -81,7 +81,7 @@ TEST(HloLoweringTest, SingleDotOnEdgeIsOneMxuPassWithTheAnalyticCycles) {
   EXPECT_EQ(mxu->events[0].flops, 2.0 * 48 * 24 * 40);
 }
 
-TEST(HloLoweringTest, LargeDotTilesCoverTheGemmAndEachPassCostsTheAnalyticCycles) {
+TEST(HloLoweringTest, LargeDotTilesCoverTheGemmAndEachPassCostsThePipelinedAnalyticCycles) {
   const ChipSpec spec = Chip("v4");
   auto module = Parse(R"(
 HloModule big
@@ -102,7 +102,7 @@ ENTRY main {
     const CoreProgram& core = lowered->program.cores[lane.core];
     for (const TraceEvent& e : lane.events) {
       const GemmShape gemm = std::get<MatmulWork>(core.ops()[e.op].work).gemm;
-      auto t = engine.Run(gemm);
+      auto t = engine.RunPipelined(gemm);
       ASSERT_TRUE(t.ok());
       EXPECT_EQ(e.duration_cycles, t->cycles) << e.name;
       macs += gemm.macs();

@@ -113,6 +113,31 @@ TEST(MxuHandWorkedTest, WeightStationaryFourPartialFolds) {
 // is stationary: 1 row fold, ceil(4/2) = 2 column folds, both full. Per fold:
 // preload 3 + stream (3 + 2 + 2 - 2 = 5) = 8; two folds: 16. Mapping
 // efficiency 1; utilisation 24 / (6 × 16) = 1/4.
+// A TensorCore pipelines the folds of a pass: only the first pays its fill
+// and drain, later ones max(T, R).
+TEST(MxuPipelinedPassTest, LaterFoldsCostTheirStreamOrThePreload) {
+  const MxuAnalyticEngine engine({8, 4}, WEIGHT_STATIONARY);
+  // WS: K on the rows, N on the columns, M streams. 16 x 8 is 2 x 2 folds.
+  auto one = engine.Run({100, 4, 8});
+  auto one_pipelined = engine.RunPipelined({100, 4, 8});
+  ASSERT_TRUE(one.ok() && one_pipelined.ok());
+  EXPECT_EQ(one_pipelined->cycles, one->cycles) << "a single fold has nothing to overlap";
+  EXPECT_EQ(one->cycles, 2 * 8 + 4 + 100 - 2);
+
+  auto four = engine.RunPipelined({100, 8, 16});
+  ASSERT_TRUE(four.ok());
+  EXPECT_EQ(four->folds, 4);
+  EXPECT_EQ(four->cycles, (2 * 8 + 4 + 100 - 2) + 3 * 100);
+  auto sequential = engine.Run({100, 8, 16});
+  ASSERT_TRUE(sequential.ok());
+  EXPECT_EQ(sequential->cycles, 4 * (2 * 8 + 4 + 100 - 2));
+
+  // A stream shorter than the array waits for the next preload.
+  auto short_stream = engine.RunPipelined({3, 8, 16});
+  ASSERT_TRUE(short_stream.ok());
+  EXPECT_EQ(short_stream->cycles, (2 * 8 + 4 + 3 - 2) + 3 * 8);
+}
+
 TEST(MxuHandWorkedTest, InputStationaryNonSquareArray) {
   ExpectCycles({3, 2}, INPUT_STATIONARY, {4, 2, 3}, 16);
   const MxuTiming t = AnalyticTiming({3, 2}, INPUT_STATIONARY, {4, 2, 3});
