@@ -6,6 +6,7 @@
 #include "core/compiler/hlo_cost_analysis.h"
 #include "core/compiler/shape_size.h"
 #include "core/device/chip_figures.h"
+#include "core/device/gemm_placement.h"
 #include "core/device/kernel_plan.h"
 #include "core/hlo/hlo_computation.h"
 
@@ -28,20 +29,22 @@ CostEstimate DeviceCostModel::EstimateFusion(const FusionCandidate& candidate) c
   const KernelTraffic traffic = TrafficOf(candidate);
   const double clock = ClockHz(spec_);
   const int cores = std::max(1, spec_.tensor_cores_per_chip());
-  const int mxus = std::max(1, spec_.mxu().count());
 
   // MXU cycles: the analytic engine per GEMM, shared by every MXU of the chip.
   double mxu_cycles = 0;
+  double gemm_vector_cycles = 0;
   double matrix_flops = 0;
   for (const HloInstruction* instr : candidate.instructions) {
     const KernelPlan plan = PlanKernel(*instr);
     for (const GemmPlan& g : plan.gemms) {
-      GemmShape gemm = g.gemm;
-      gemm.k *= g.passes;
-      absl::StatusOr<OpCost> cost = costs_.Cost(MatmulWork{gemm});
-      if (!cost.ok()) continue;
-      mxu_cycles += double(g.batch) * double(cost->cycles) / double(cores * mxus);
-      matrix_flops += double(g.batch) * cost->flops;
+      const double flops = 2.0 * double(g.batch) * double(g.gemm.macs()) * double(g.passes);
+      matrix_flops += flops;
+      // Placed as lowering places it (see gemm_placement.h).
+      if (RunsBetterOnVectorUnit(g, spec_)) {
+        gemm_vector_cycles += VectorCyclesOf(g, spec_);
+      } else {
+        mxu_cycles += MxuCyclesOf(g, spec_);
+      }
     }
   }
   double vector_cycles = 0;
@@ -53,6 +56,7 @@ CostEstimate DeviceCostModel::EstimateFusion(const FusionCandidate& candidate) c
     absl::StatusOr<OpCost> cost = costs_.Cost(VectorWork{elements, 1, transcendentals});
     if (cost.ok()) vector_cycles = double(cost->cycles) / double(cores);
   }
+  vector_cycles += gemm_vector_cycles;
   const double memory_seconds =
       (traffic.bytes_read + traffic.bytes_written) / HbmBytesPerSecond(spec_);
   const double compute_seconds = std::max(mxu_cycles, vector_cycles) / clock;

@@ -7,6 +7,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "core/device/chip_figures.h"
+#include "core/device/gemm_placement.h"
 #include "core/device/mxu_analytic_engine.h"
 
 namespace systolic::device {
@@ -280,8 +281,9 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
 
 absl::StatusOr<CoreSteps> TileKernel(const std::string& instruction, const KernelPlan& plan,
                                      const ChipSpec& spec, int64_t vmem_budget) {
-  if (plan.kind == KernelKind::kMatrix) return TileMatrix(instruction, plan, spec, vmem_budget);
-  return TileVector(plan, spec, vmem_budget);
+  const KernelPlan placed = PlaceGemms(plan, spec);
+  if (placed.kind == KernelKind::kMatrix) return TileMatrix(instruction, placed, spec, vmem_budget);
+  return TileVector(placed, spec, vmem_budget);
 }
 
 }  // namespace systolic::device

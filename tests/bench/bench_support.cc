@@ -97,4 +97,10 @@ std::optional<std::string> CorpusDir() {
   return dir;
 }
 
+std::optional<std::string> LargestCorpusModulePath() {
+  std::optional<std::string> dir = CorpusDir();
+  if (!dir) return std::nullopt;
+  return *dir + "/hlo/xla_2023/xla/tools/data/benchmarking/mobilenet_v2.hlo";
+}
+
 }  // namespace systolic::bench

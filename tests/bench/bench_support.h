@@ -28,4 +28,8 @@ int RunBenchmarksAndReportRatios(int argc, char** argv);
 // The corpus folder, if present (env SYSTOLIC_CORPUS_DIR or the default).
 std::optional<std::string> CorpusDir();
 
+// The largest HLO module of the corpus (a MobileNetV2 training step), the
+// benchmarks' real-program case: its path, if the corpus is present.
+std::optional<std::string> LargestCorpusModulePath();
+
 }  // namespace systolic::bench

@@ -8,24 +8,13 @@
 #include "benchmark/benchmark.h"
 #include "core/compiler/compiler.h"
 #include "core/compiler/random_program_generator.h"
-#include "core/hlo/hlo_file.h"
 #include "core/hlo/hlo_parser.h"
 #include "tests/bench/bench_support.h"
+#include "tests/bench/largest_corpus_module.h"
 
 namespace systolic {
 namespace {
 
-const HloModule* LargestCorpusModule() {
-  static const HloModule* module = []() -> const HloModule* {
-    auto dir = bench::CorpusDir();
-    if (!dir) return nullptr;
-    auto loaded = LoadHloFile(*dir + "/hlo/xla_2023/xla/tools/data/benchmarking/mobilenet_v2.hlo",
-                              /*verify=*/false);
-    if (!loaded.ok() || loaded->empty() || !(*loaded)[0].module.ok()) return nullptr;
-    return std::move((*loaded)[0].module).value().release();
-  }();
-  return module;
-}
 
 const HloModule* Generated(int64_t instructions) {
   RandomProgramOptions options;
@@ -58,7 +47,7 @@ void Compile(benchmark::State& state, const HloModule* module) {
   state.counters["instructions"] = double(module->instruction_count());
 }
 
-void BM_CompileCorpusLargest(benchmark::State& state) { Compile(state, LargestCorpusModule()); }
+void BM_CompileCorpusLargest(benchmark::State& state) { Compile(state, bench::LargestCorpusModule()); }
 
 void BM_CompileGenerated(benchmark::State& state) {
   static const HloModule* modules[] = {Generated(1000), Generated(10000), Generated(100000)};

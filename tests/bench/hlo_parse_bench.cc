@@ -51,8 +51,8 @@ std::string GeneratedModule(int n) {
 const std::string& LargestCorpusModule() {
   static const std::string* text = [] {
     auto* t = new std::string();
-    if (auto dir = bench::CorpusDir()) {
-      auto loaded = ReadTextFile(*dir + "/hlo/xla_2023/xla/tools/data/benchmarking/mobilenet_v2.hlo");
+    if (auto path = bench::LargestCorpusModulePath()) {
+      auto loaded = ReadTextFile(*path);
       if (loaded.ok()) *t = *std::move(loaded);
     }
     return t;

@@ -24,11 +24,7 @@
 namespace systolic::views {
 namespace {
 
-std::string MobilenetPath() {
-  std::optional<std::string> corpus = bench::CorpusDir();
-  if (!corpus) return "";
-  return *corpus + "/hlo/xla_2023/xla/tools/data/benchmarking/mobilenet_v2.hlo";
-}
+std::string MobilenetPath() { return bench::LargestCorpusModulePath().value_or(""); }
 
 void BM_FirstDrawnGraph(benchmark::State& state) {
   const std::string path = MobilenetPath();

@@ -9,6 +9,7 @@
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/device_simulator.h"
+#include "core/device/gemm_placement.h"
 #include "core/device/mxu_analytic_engine.h"
 #include "core/device/program_timing.h"
 #include "core/hlo/hlo_computation.h"
@@ -111,6 +112,37 @@ ENTRY main {
   }
   EXPECT_EQ(macs, int64_t(1024) * 768 * 2048);
   EXPECT_EQ(cores_used.size(), 2u) << "a big GEMM runs on both cores";
+}
+
+// One output feature and a 3x3 window per group would fill a sliver of each
+// MXU fold; the products run on the vector unit instead, and the fusion
+// cost model places them the same way.
+TEST(HloLoweringTest, DepthwiseConvolutionRunsOnTheVectorUnit) {
+  const ChipSpec spec = Chip("v4");
+  auto module = Parse(R"(
+HloModule depthwise
+ENTRY main {
+  x = f32[8,64,56,56] parameter(0)
+  w = f32[3,3,1,64] parameter(1)
+  ROOT c = f32[8,64,56,56] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_01io->bf01, feature_group_count=64
+})");
+  auto lowered = LowerModule(*module, spec);
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  EXPECT_EQ(CountOps(*lowered, UnitKind::kMxu), 0);
+  EXPECT_GT(CountOps(*lowered, UnitKind::kVector), 0);
+  auto sim = DeviceSimulator(spec).Run(lowered->program);
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  double flops = 0;
+  for (const UnitLane& lane : sim->lanes) {
+    for (const TraceEvent& e : lane.events) flops += e.flops;
+  }
+  // Every product of the convolution is a multiply and an add.
+  EXPECT_GE(flops, 2.0 * 8 * 64 * 56 * 56 * 9);
+
+  const KernelPlan plan = PlanKernel(*module->entry_computation()->root_instruction());
+  ASSERT_EQ(plan.gemms.size(), 1u);
+  EXPECT_TRUE(RunsBetterOnVectorUnit(plan.gemms[0], spec));
+  EXPECT_LT(VectorCyclesOf(plan.gemms[0], spec), MxuCyclesOf(plan.gemms[0], spec) / 10);
 }
 
 TEST(HloLoweringTest, ElementwiseChainIsVectorWorkOnly) {
