@@ -1,5 +1,6 @@
 #include "core/device/chip_figures.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace systolic::device {
@@ -11,6 +12,10 @@ double PeakFlopsPerSecond(const ChipSpec& spec) {
 }
 
 double ClockHz(const ChipSpec& spec) { return spec.clock_mhz() * 1e6; }
+
+int64_t ChipMxus(const ChipSpec& spec) {
+  return int64_t(std::max(1, spec.tensor_cores_per_chip())) * std::max(1, spec.mxu().count());
+}
 
 int64_t VmemBytes(const ChipSpec& spec) {
   return int64_t(std::llround(spec.vmem().capacity_mib() * 1024 * 1024));

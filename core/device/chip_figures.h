@@ -13,6 +13,7 @@ namespace systolic::device {
 double PeakFlopsPerSecond(const ChipSpec& spec);
 
 double ClockHz(const ChipSpec& spec);
+int64_t ChipMxus(const ChipSpec& spec);   // over all TensorCores
 int64_t VmemBytes(const ChipSpec& spec);  // per TensorCore
 int64_t HbmBytes(const ChipSpec& spec);   // per chip
 double HbmBytesPerSecond(const ChipSpec& spec);

@@ -40,11 +40,8 @@ CostEstimate DeviceCostModel::EstimateFusion(const FusionCandidate& candidate) c
       const double flops = 2.0 * double(g.batch) * double(g.gemm.macs()) * double(g.passes);
       matrix_flops += flops;
       // Placed as lowering places it (see gemm_placement.h).
-      if (RunsBetterOnVectorUnit(g, spec_)) {
-        gemm_vector_cycles += VectorCyclesOf(g, spec_);
-      } else {
-        mxu_cycles += MxuCyclesOf(g, spec_);
-      }
+      const GemmPlacement placement = PlaceGemm(g, spec_);
+      (placement.on_vector_unit ? gemm_vector_cycles : mxu_cycles) += placement.cycles();
     }
   }
   double vector_cycles = 0;

@@ -19,18 +19,23 @@ int64_t Outputs(const GemmPlan& g) { return g.batch * g.gemm.m * g.gemm.n; }
 int64_t Products(const GemmPlan& g) { return Outputs(g) * g.gemm.k * g.passes; }
 constexpr int64_t kOpsPerProduct = 2;  // multiply, add
 
+absl::StatusOr<MxuTiming> MxuPassOf(const GemmPlan& g, const ChipSpec& spec) {
+  return MxuAnalyticEngine::ForChip(spec).RunPipelined({g.gemm.m, g.gemm.n, g.gemm.k * g.passes});
+}
+
+// `pass` (one GEMM of the batch) over the MXUs its output tiles (array-sized
+// at least) can spread to.
+double SpreadOverMxus(const GemmPlan& g, const ChipSpec& spec, const MxuTiming& pass) {
+  const int64_t granule = std::max(spec.mxu().rows(), spec.mxu().cols());
+  const int64_t tiles = g.batch * CeilDiv(g.gemm.m, granule) * CeilDiv(g.gemm.n, granule);
+  return double(g.batch) * double(pass.cycles) / double(std::min(ChipMxus(spec), tiles));
+}
+
 }  // namespace
 
 double MxuCyclesOf(const GemmPlan& g, const ChipSpec& spec) {
-  const absl::StatusOr<MxuTiming> pass =
-      MxuAnalyticEngine::ForChip(spec).RunPipelined({g.gemm.m, g.gemm.n, g.gemm.k * g.passes});
-  if (!pass.ok()) return INFINITY;
-  // Output tiles (array-sized at least) are what spreads over the MXUs.
-  const int64_t granule = std::max(spec.mxu().rows(), spec.mxu().cols());
-  const int64_t tiles = g.batch * CeilDiv(g.gemm.m, granule) * CeilDiv(g.gemm.n, granule);
-  const int64_t mxus = int64_t(std::max(1, spec.tensor_cores_per_chip())) *
-                       std::max(1, spec.mxu().count());
-  return double(g.batch) * double(pass->cycles) / double(std::min(mxus, tiles));
+  const absl::StatusOr<MxuTiming> pass = MxuPassOf(g, spec);
+  return pass.ok() ? SpreadOverMxus(g, spec, *pass) : INFINITY;
 }
 
 double VectorCyclesOf(const GemmPlan& g, const ChipSpec& spec) {
@@ -40,15 +45,22 @@ double VectorCyclesOf(const GemmPlan& g, const ChipSpec& spec) {
   return double(vregs) * per_vreg / double(std::max(1, spec.tensor_cores_per_chip()));
 }
 
-bool RunsBetterOnVectorUnit(const GemmPlan& g, const ChipSpec& spec) {
+GemmPlacement PlaceGemm(const GemmPlan& g, const ChipSpec& spec) {
   // Only GEMMs whose folds leave most of the array idle move: a small but
   // well-shaped GEMM stays on the MXU, where a real kernel overlaps its
   // fill and drain with its neighbours'.
   constexpr double kNarrowMapping = 1.0 / 8;
-  const absl::StatusOr<MxuTiming> pass =
-      MxuAnalyticEngine::ForChip(spec).RunPipelined({g.gemm.m, g.gemm.n, g.gemm.k * g.passes});
-  if (pass.ok() && pass->mapping_efficiency >= kNarrowMapping) return false;
-  return VectorCyclesOf(g, spec) < MxuCyclesOf(g, spec);
+  const absl::StatusOr<MxuTiming> pass = MxuPassOf(g, spec);
+  GemmPlacement placement;
+  placement.mxu_cycles = pass.ok() ? SpreadOverMxus(g, spec, *pass) : INFINITY;
+  placement.vector_cycles = VectorCyclesOf(g, spec);
+  placement.on_vector_unit = !(pass.ok() && pass->mapping_efficiency >= kNarrowMapping) &&
+                             placement.vector_cycles < placement.mxu_cycles;
+  return placement;
+}
+
+bool RunsBetterOnVectorUnit(const GemmPlan& g, const ChipSpec& spec) {
+  return PlaceGemm(g, spec).on_vector_unit;
 }
 
 KernelPlan PlaceGemms(KernelPlan plan, const ChipSpec& spec) {

@@ -16,8 +16,16 @@ namespace systolic::device {
 double MxuCyclesOf(const GemmPlan& gemm, const ChipSpec& spec);
 double VectorCyclesOf(const GemmPlan& gemm, const ChipSpec& spec);
 
-// True when the MXU's folds would use under an eighth of the array and the
-// vector unit would finish `gemm` first.
+struct GemmPlacement {
+  bool on_vector_unit = false;
+  double mxu_cycles = 0;     // as MxuCyclesOf
+  double vector_cycles = 0;  // as VectorCyclesOf
+  double cycles() const { return on_vector_unit ? vector_cycles : mxu_cycles; }
+};
+
+// On the vector unit when the MXU's folds would use under an eighth of the
+// array and the vector unit would finish `gemm` first.
+GemmPlacement PlaceGemm(const GemmPlan& gemm, const ChipSpec& spec);
 bool RunsBetterOnVectorUnit(const GemmPlan& gemm, const ChipSpec& spec);
 
 // `plan` with its GEMMs moved onto the vector unit when every one of them

@@ -94,8 +94,7 @@ std::optional<GemmTiles> FastestFittingTiles(const GemmPlan& g, const ChipSpec& 
                                              int64_t extra_total,
                                              absl::FunctionRef<bool(const GemmTiles&)> fits) {
   const MxuAnalyticEngine mxu = MxuAnalyticEngine::ForChip(spec);
-  const int64_t streams = int64_t(std::max(1, spec.tensor_cores_per_chip())) *
-                          std::max(1, spec.mxu().count());
+  const int64_t streams = ChipMxus(spec);
   const double hbm_bytes_per_cycle = HbmBytesPerCycle(spec);
   struct Candidate {
     GemmTiles tiles;
@@ -134,6 +133,61 @@ std::optional<GemmTiles> FastestFittingTiles(const GemmPlan& g, const ChipSpec& 
   return best->tiles;
 }
 
+// When no candidate of whole folds fits (a small VMEM): shrink the whole
+// GEMM step by step until a tile fits, then cut the output into enough
+// tiles for every MXU of every core, when the GEMM allows.
+absl::StatusOr<GemmTiles> ShrinkUntilFits(const std::string& instruction, const GemmPlan& g,
+                                          const ChipSpec& spec, int64_t granule,
+                                          int64_t stream_budget,
+                                          absl::FunctionRef<bool(const GemmTiles&)> fits) {
+  GemmTiles t{g.gemm.m, g.gemm.n, g.gemm.k};
+  // Every fold of a pass pays fill and drain once while streaming the
+  // temporal extent, so that extent stays long: the spatial extents are
+  // cut first, down to a few folds, then the temporal one.
+  int64_t* temporal = spec.mxu().dataflow() == OUTPUT_STATIONARY  ? &t.tk
+                      : spec.mxu().dataflow() == INPUT_STATIONARY ? &t.tn
+                                                                   : &t.tm;
+  while (!fits(t)) {
+    int64_t* largest = nullptr;
+    for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+      if (d != temporal && *d > kMinSpatialFolds * granule &&
+          (largest == nullptr || *d > *largest)) {
+        largest = d;
+      }
+    }
+    if (largest == nullptr && *temporal > kMinTemporalFolds * granule) largest = temporal;
+    if (largest != nullptr) {
+      *largest = Halve(*largest, granule);
+      continue;
+    }
+    // Then the largest extent, in multiples of the array while any is
+    // larger than it, then below (a partial fold is padded anyway).
+    for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+      if (*d > granule && (largest == nullptr || *d > *largest)) largest = d;
+    }
+    if (largest != nullptr) {
+      *largest = Halve(*largest, granule);
+      continue;
+    }
+    for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
+      if (*d > 1 && (largest == nullptr || *d > *largest)) largest = d;
+    }
+    if (largest == nullptr) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          instruction, ": a ", t.tm, "x", t.tn, "x", t.tk, " GEMM tile of ", g.name,
+          " does not fit the ", stream_budget, " bytes of VMEM one MXU may use"));
+    }
+    *largest = CeilDiv(*largest, 2);
+  }
+  const int64_t streams = ChipMxus(spec);
+  while (g.batch * CeilDiv(g.gemm.m, t.tm) * CeilDiv(g.gemm.n, t.tn) < streams &&
+         (t.tm > granule || t.tn > granule)) {
+    int64_t* d = (t.tm >= t.tn && t.tm > granule) || t.tn <= granule ? &t.tm : &t.tn;
+    *d = Halve(*d, granule);
+  }
+  return t;
+}
+
 absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const KernelPlan& plan,
                                      const ChipSpec& spec, int64_t vmem_budget) {
   const int cores = std::max(1, spec.tensor_cores_per_chip());
@@ -163,62 +217,19 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
                                    int64_t(double(out_total) * share));
       return 2 * in + 2 * out <= stream_budget;
     };
-    auto output_tiles = [&](const GemmTiles& t) {
-      return g.batch * CeilDiv(g.gemm.m, t.tm) * CeilDiv(g.gemm.n, t.tn);
-    };
     std::optional<GemmTiles> fastest =
         FastestFittingTiles(g, spec, granule, out_total, extra_total, fits);
-    GemmTiles t = fastest.value_or(GemmTiles{g.gemm.m, g.gemm.n, g.gemm.k});
     if (!fastest) {
-      // Nothing of whole folds fits (a small VMEM): shrink step by step.
-      // Every fold of a pass pays fill and drain once while streaming the
-      // temporal extent, so that extent stays long: the spatial extents are
-      // cut first, down to a few folds, then the temporal one.
-      int64_t* temporal = spec.mxu().dataflow() == OUTPUT_STATIONARY  ? &t.tk
-                          : spec.mxu().dataflow() == INPUT_STATIONARY ? &t.tn
-                                                                       : &t.tm;
-      while (!fits(t)) {
-        int64_t* largest = nullptr;
-        for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
-          if (d != temporal && *d > kMinSpatialFolds * granule &&
-              (largest == nullptr || *d > *largest)) {
-            largest = d;
-          }
-        }
-        if (largest == nullptr && *temporal > kMinTemporalFolds * granule) largest = temporal;
-        if (largest != nullptr) {
-          *largest = Halve(*largest, granule);
-          continue;
-        }
-        // Then the largest extent, in multiples of the array while any is
-        // larger than it, then below (a partial fold is padded anyway).
-        for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
-          if (*d > granule && (largest == nullptr || *d > *largest)) largest = d;
-        }
-        if (largest != nullptr) {
-          *largest = Halve(*largest, granule);
-          continue;
-        }
-        for (int64_t* d : {&t.tm, &t.tn, &t.tk}) {
-          if (*d > 1 && (largest == nullptr || *d > *largest)) largest = d;
-        }
-        if (largest == nullptr) {
-          return absl::ResourceExhaustedError(absl::StrCat(
-              instruction, ": a ", t.tm, "x", t.tn, "x", t.tk, " GEMM tile of ", g.name,
-              " does not fit the ", stream_budget, " bytes of VMEM one MXU may use"));
-        }
-        *largest = CeilDiv(*largest, 2);
-      }
-      // Enough output tiles for every MXU of every core, when the GEMM allows.
-      while (output_tiles(t) < int64_t(cores) * mxus && (t.tm > granule || t.tn > granule)) {
-        int64_t* d = (t.tm >= t.tn && t.tm > granule) || t.tn <= granule ? &t.tm : &t.tn;
-        *d = Halve(*d, granule);
-      }
+      absl::StatusOr<GemmTiles> shrunk = ShrinkUntilFits(instruction, g, spec, granule,
+                                                         stream_budget, fits);
+      if (!shrunk.ok()) return shrunk.status();
+      fastest = *shrunk;
     }
+    const GemmTiles t = *fastest;
     const int64_t m_tiles = CeilDiv(g.gemm.m, t.tm);
     const int64_t n_tiles = CeilDiv(g.gemm.n, t.tn);
     const int64_t k_tiles = CeilDiv(g.gemm.k, t.tk);
-    const int64_t tiles = output_tiles(t);
+    const int64_t tiles = g.batch * m_tiles * n_tiles;
     if (tiles * k_tiles > kMaxStepsPerGemm) {
       return absl::ResourceExhaustedError(absl::StrCat(
           instruction, ": ", g.name, " would need ", tiles * k_tiles, " MXU passes of ", t.tm,

@@ -54,6 +54,8 @@ void AppendOpcodeAttributes(const HloInstruction& instr, std::string* out) {
   auto add = [&](absl::string_view key, absl::string_view value) {
     absl::StrAppend(out, ", ", key, "=", value);
   };
+  // Dimension numbers print their own keys.
+  auto add_unkeyed = [&](absl::string_view text) { absl::StrAppend(out, ", ", text); };
   auto add_window = [&] {
     if (instr.has_window() && !instr.window().dimensions.empty()) {
       add("window", absl::StrCat("{", instr.window().ToString(), "}"));
@@ -153,17 +155,17 @@ void AppendOpcodeAttributes(const HloInstruction& instr, std::string* out) {
     case HloOpcode::kDot:
     case HloOpcode::kRaggedDot: {
       std::string dnums = instr.dot_dimension_numbers().ToString();
-      if (!dnums.empty()) absl::StrAppend(out, ", ", dnums);
+      if (!dnums.empty()) add_unkeyed(dnums);
       add_precision();
       break;
     }
     case HloOpcode::kGather:
-      absl::StrAppend(out, ", ", instr.gather_dimension_numbers().ToString());
+      add_unkeyed(instr.gather_dimension_numbers().ToString());
       add("slice_sizes", BracedList(instr.slice_sizes()));
       if (instr.indices_are_sorted()) add("indices_are_sorted", "true");
       break;
     case HloOpcode::kScatter:
-      absl::StrAppend(out, ", ", instr.scatter_dimension_numbers().ToString());
+      add_unkeyed(instr.scatter_dimension_numbers().ToString());
       if (instr.indices_are_sorted()) add("indices_are_sorted", "true");
       if (instr.unique_indices()) add("unique_indices", "true");
       add_to_apply();
