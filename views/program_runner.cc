@@ -2,6 +2,7 @@
 
 #include "core/device/chip_spec_loader.h"
 #include "core/device/run_profile.h"
+#include "core/device/slice.h"
 
 namespace systolic::views {
 
@@ -12,15 +13,18 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
   auto spec = device::LoadChipSpec(request.chip_spec_path.empty() ? request.chip_preset
                                                                   : request.chip_spec_path);
   if (!spec.ok()) return spec.status();
-  auto profile = device::CompileRunAndProfile(
-      module, *spec, request.steps, [&progress](double fraction, absl::string_view what) {
-        progress.Report(fraction, std::string(what));
-        return !progress.cancelled();
-      });
-  if (profile.ok() && !request.topology.empty()) {
-    profile->info.notes.push_back("ran on one chip of the " + request.topology + " topology");
+  auto report = [&progress](double fraction, absl::string_view what) {
+    progress.Report(fraction, std::string(what));
+    return !progress.cancelled();
+  };
+  if (request.topology.empty()) {
+    return device::CompileRunAndProfile(module, *spec, request.steps, report);
   }
-  return profile;
+  auto slice = device::LoadSlice(request.topology, request.chip_spec_path.empty()
+                                                       ? request.chip_preset
+                                                       : request.chip_spec_path);
+  if (!slice.ok()) return slice.status();
+  return device::CompileRunAndProfile(module, *slice, request.steps, report);
 }
 
 }  // namespace systolic::views

@@ -2,8 +2,9 @@
 // and run…" dialog fills a request, a worker thread calls
 // CompileAndRunProgram, and the profile it returns opens like a file. The
 // work is the core's (device::CompileRunAndProfile); this adapts the
-// request and the progress to it. A single-device program runs on one chip
-// of the requested topology.
+// request and the progress to it. With a topology the program runs on its
+// chips (device d on chip d); without one, a multi-device program runs on
+// the squarest slice that holds it.
 #pragma once
 
 #include <cstdint>

@@ -21,8 +21,8 @@
 #include "core/device/chip_spec_loader.h"
 #include "core/device/collective_lowering.h"
 #include "core/device/ici_collectives.h"
+#include "core/device/slice.h"
 #include "core/stablehlo/program_file.h"
-#include "core/runtime/topology_text.h"
 #include "nlohmann/json.hpp"
 
 namespace systolic::cli {
@@ -83,14 +83,14 @@ int ReportProgram(const std::string& path, const device::IciTopology& topology, 
                        {"collective", device::IciCollectiveName(t.collective)},
                        {"bytes", t.bytes},
                        {"groups", t.groups},
-                       {"transfers", t.transfers},
-                       {"simulated_seconds", t.seconds}});
+                       {"transfers", t.transfers.size()},
+                       {"simulated_seconds", t.seconds()}});
         continue;
       }
       out << absl::StrFormat("  %-28s %-18s %12d bytes  %3d groups  %10.3f us\n",
                              absl::StrCat("%", t.instruction),
                              device::IciCollectiveName(t.collective), t.bytes, t.groups,
-                             t.seconds * 1e6);
+                             t.seconds() * 1e6);
     }
   }
   if (json) out << all.dump(2) << "\n";
@@ -102,19 +102,13 @@ int RunIci(const CliArgs& args, std::ostream& out, std::ostream& err) {
     err << "systolic ici: " << status.message() << "\n";
     return 2;
   };
-  auto text = runtime::ParseTopologyText(args.GetOr("topology", "v4:4x4x4"));
-  if (!text.ok()) return fail(text.status());
-  auto spec = device::LoadChipSpec(text->chip.empty() ? "v4" : text->chip);
-  if (!spec.ok()) return fail(spec.status());
-  // "4x4" comes back as 4x4x1: the trailing axes of one chip were not written.
-  std::vector<int64_t> bounds(text->bounds.begin(), text->bounds.end());
-  while (bounds.size() > 1 && bounds.back() == 1) bounds.pop_back();
-  auto topology = device::IciTopology::Create(*spec, bounds);
-  if (!topology.ok()) return fail(topology.status());
+  auto slice = device::LoadSlice(args.GetOr("topology", "v4:4x4x4"));
+  if (!slice.ok()) return fail(slice.status());
+  const device::IciTopology* topology = &slice->topology;
   if (!args.positional().empty()) {
     int status = 0;
     for (const std::string& path : args.positional()) {
-      status = std::max(status, ReportProgram(path, *topology, args.Has("json"), out, err));
+      status = std::max(status, ReportProgram(path, slice->topology, args.Has("json"), out, err));
     }
     return status;
   }
@@ -129,7 +123,7 @@ int RunIci(const CliArgs& args, std::ostream& out, std::ostream& err) {
   double busiest = 0;
   for (double busy : sim.link_busy_seconds) busiest = std::max(busiest, busy);
   const double utilization = sim.seconds > 0 ? busiest / sim.seconds : 0;
-  const std::string shape = absl::StrCat(spec->name(), ":", topology->ShapeString());
+  const std::string shape = slice->Name();
 
   if (args.Has("json")) {
     nlohmann::json j = {{"topology", shape},

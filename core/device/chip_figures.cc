@@ -13,6 +13,10 @@ double PeakFlopsPerSecond(const ChipSpec& spec) {
 
 double ClockHz(const ChipSpec& spec) { return spec.clock_mhz() * 1e6; }
 
+int64_t CyclesToPs(const ChipSpec& spec, int64_t cycles) {
+  return int64_t(double(cycles) * (1e12 / ClockHz(spec)));
+}
+
 int64_t ChipMxus(const ChipSpec& spec) {
   return int64_t(std::max(1, spec.tensor_cores_per_chip())) * std::max(1, spec.mxu().count());
 }

@@ -13,6 +13,8 @@ namespace systolic::device {
 double PeakFlopsPerSecond(const ChipSpec& spec);
 
 double ClockHz(const ChipSpec& spec);
+// Cycles of the clock as picoseconds, as timelines keep time.
+int64_t CyclesToPs(const ChipSpec& spec, int64_t cycles);
 int64_t ChipMxus(const ChipSpec& spec);   // over all TensorCores
 int64_t VmemBytes(const ChipSpec& spec);  // per TensorCore
 int64_t HbmBytes(const ChipSpec& spec);   // per chip

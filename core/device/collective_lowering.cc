@@ -61,11 +61,11 @@ void Append(std::vector<IciTransfer> more, std::vector<IciTransfer>* all) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(const HloModule& module,
-                                                                    const IciTopology& topology) {
+absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(
+    const HloModule& module, const IciTopology& topology, std::optional<SpmdDeviceCounts> devices) {
   // A module from a pass test may name more devices in its groups than its
   // header says: count what it uses, as the evaluator does.
-  const SpmdDeviceCounts counts = RequiredDeviceCounts(module);
+  const SpmdDeviceCounts counts = devices ? *devices : RequiredDeviceCounts(module);
   const int64_t replicas = std::max<int64_t>(1, counts.replicas);
   const int64_t partitions = std::max<int64_t>(1, counts.partitions);
   if (replicas * partitions > topology.chip_count()) {
@@ -103,7 +103,16 @@ absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(const HloMod
       timing.bytes = BufferBytes(*instr, *collective);
       timing.groups = int64_t(groups.size());
       std::vector<IciTransfer> transfers;
+      const bool whole_slice = groups.size() == 1 &&
+                               int64_t(groups.begin()->size()) == topology.chip_count() &&
+                               topology.chip_count() > 1;
       for (const std::vector<int64_t>& group : groups) {
+        if (whole_slice && (*collective == IciCollective::kAllReduce ||
+                            *collective == IciCollective::kAllGather ||
+                            *collective == IciCollective::kReduceScatter)) {
+          Append(TorusCollective(topology, *collective, timing.bytes), &transfers);
+          continue;
+        }
         switch (*collective) {
           case IciCollective::kAllReduce:
             Append(RingAllReduce(group, timing.bytes), &transfers);
@@ -131,13 +140,13 @@ absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(const HloMod
           }
         }
       }
-      timing.transfers = int64_t(transfers.size());
       auto simulation = SimulateIciTransfers(topology, transfers);
       if (!simulation.ok()) {
         return absl::InvalidArgumentError(
             absl::StrCat("%", instr->name(), ": ", simulation.status().message()));
       }
-      timing.seconds = simulation->seconds;
+      timing.transfers = std::move(transfers);
+      timing.simulation = *std::move(simulation);
       out.push_back(std::move(timing));
     }
   }

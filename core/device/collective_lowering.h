@@ -3,16 +3,20 @@
 // partition) runs on chip d; the device counts are the module's, raised to
 // what its replica groups name. Every group of a collective runs its ring (in
 // group order) or its direct transfers at the same time as the others, so
-// groups that share links slow each other down.
+// groups that share links slow each other down. A group of every chip of
+// the slice runs all-reduce, all-gather and reduce-scatter axis by axis
+// (TorusCollective).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/device/ici_collectives.h"
 #include "core/device/ici_topology.h"
+#include "core/eval/spmd_evaluator.h"
 #include "core/hlo/hlo_module.h"
 
 namespace systolic::device {
@@ -23,13 +27,16 @@ struct CollectiveTiming {
   IciCollective collective = IciCollective::kAllReduce;
   int64_t bytes = 0;        // per device (see ici_collectives.h)
   int64_t groups = 0;
-  int64_t transfers = 0;
-  double seconds = 0;
+  std::vector<IciTransfer> transfers;  // what its algorithm sends
+  IciSimulation simulation;            // of the transfers, from time 0
+  double seconds() const { return simulation.seconds; }
 };
 
-// Errors: more devices than chips, replica groups that name devices the
-// module does not have.
-absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(const HloModule& module,
-                                                                    const IciTopology& topology);
+// `devices` defaults to the module's counts raised to what its groups name
+// (RequiredDeviceCounts). Errors: more devices than chips, replica groups
+// that name devices the module does not have.
+absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(
+    const HloModule& module, const IciTopology& topology,
+    std::optional<SpmdDeviceCounts> devices = std::nullopt);
 
 }  // namespace systolic::device

@@ -36,10 +36,10 @@ UnitId CoreProgramBuilder::NextLoadEngine() {
 UnitId CoreProgramBuilder::StoreEngine() const { return Dma(dma_engines_ - 1); }
 
 OpId CoreProgramBuilder::AddFixed(const std::string& instruction, const std::string& label,
-                                  FixedWork work, const std::vector<OpId>& after) {
+                                  FixedWork work, const std::vector<OpId>& after, UnitId unit) {
   DeviceOp op;
   op.name = absl::StrCat(instruction, "/", label);
-  op.unit = ScalarUnit();
+  op.unit = unit;
   op.work = work;
   op.deps = after;
   return Add(instruction, std::move(op));

@@ -44,9 +44,9 @@ class CoreProgramBuilder {
   // which ends when all of its work has.
   OpId AddKernel(const std::string& instruction, const std::vector<TileStep>& steps,
                  const std::vector<OpId>& after);
-  // A single op of known length on the scalar unit.
+  // A single op of known length on `unit` (the scalar unit unless given).
   OpId AddFixed(const std::string& instruction, const std::string& label, FixedWork work,
-                const std::vector<OpId>& after);
+                const std::vector<OpId>& after, UnitId unit = ScalarUnit());
 
   // The HLO instruction of every op, by op id.
   const std::vector<std::string>& instruction_of_op() const { return instruction_of_op_; }

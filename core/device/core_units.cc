@@ -9,7 +9,8 @@ bool CoreUnits::Contains(UnitId unit) const {
     case UnitKind::kMxu: return unit.index >= 0 && unit.index < mxus_;
     case UnitKind::kDma: return unit.index >= 0 && unit.index < dma_engines_;
     case UnitKind::kVector:
-    case UnitKind::kScalar: return unit.index == 0;
+    case UnitKind::kScalar:
+    case UnitKind::kIci: return unit.index == 0;
   }
   return false;
 }
@@ -20,6 +21,7 @@ int CoreUnits::Slot(UnitId unit) const {
     case UnitKind::kVector: return mxus_;
     case UnitKind::kDma: return mxus_ + 1 + unit.index;
     case UnitKind::kScalar: return mxus_ + 1 + dma_engines_;
+    case UnitKind::kIci: return mxus_ + 2 + dma_engines_;
   }
   return -1;
 }
@@ -28,7 +30,8 @@ UnitId CoreUnits::Unit(int slot) const {
   if (slot < mxus_) return Mxu(slot);
   if (slot == mxus_) return VectorUnit();
   if (slot < mxus_ + 1 + dma_engines_) return Dma(slot - mxus_ - 1);
-  return ScalarUnit();
+  if (slot == mxus_ + 1 + dma_engines_) return ScalarUnit();
+  return IciUnit();
 }
 
 std::string CoreUnits::Name(UnitId unit) {
@@ -37,6 +40,7 @@ std::string CoreUnits::Name(UnitId unit) {
     case UnitKind::kVector: return "vector";
     case UnitKind::kDma: return absl::StrCat("DMA ", unit.index);
     case UnitKind::kScalar: return "scalar";
+    case UnitKind::kIci: return "ICI";
   }
   return "?";
 }

@@ -24,6 +24,7 @@ enum class UnitKind {
   kVector,  // the vector unit (VPU and its transcendental unit)
   kDma,     // one of the core's DMA engines (HBM <-> VMEM)
   kScalar,  // the scalar unit: issue, address arithmetic, synchronisation
+  kIci,     // the core's share of the chip's inter-chip links: collectives
 };
 
 struct UnitId {
@@ -36,6 +37,7 @@ inline UnitId Mxu(int index) { return {UnitKind::kMxu, index}; }
 inline UnitId Dma(int index) { return {UnitKind::kDma, index}; }
 inline UnitId VectorUnit() { return {UnitKind::kVector, 0}; }
 inline UnitId ScalarUnit() { return {UnitKind::kScalar, 0}; }
+inline UnitId IciUnit() { return {UnitKind::kIci, 0}; }
 
 // C[M,N] += A[M,K]·B[K,N] on one MXU, operands in VMEM.
 struct MatmulWork {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <optional>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/device/chip_figures.h"
 #include "core/device/core_program_builder.h"
@@ -57,6 +59,8 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
   // Per core, the done ops of its last two kernels: a kernel loads nothing
   // before the one two back has finished, so at most two hold VMEM.
   std::vector<std::deque<OpId>> recent(cores);
+  // Per core, the last synchronous collective: everything later waits for it.
+  std::vector<std::optional<OpId>> fence(cores);
 
   for (const HloInstruction* instr : ProgramOrder(module)) {
     DoneOps inputs(cores);
@@ -75,6 +79,7 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
     auto after = [&](int c) {
       std::vector<OpId> deps = inputs[c];
       if (recent[c].size() == 2) deps.push_back(recent[c].front());
+      if (fence[c]) deps.push_back(*fence[c]);
       return deps;
     };
     auto finished = [&](int c, OpId op) {
@@ -83,6 +88,20 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
     };
     DoneOps out(cores);
     lowered.kernels.push_back(instr->name());
+    if (auto collective = options.collective_cycles.find(instr->name());
+        collective != options.collective_cycles.end()) {
+      const bool synchronous = !absl::EndsWith(HloOpcodeString(instr->opcode()), "-start");
+      for (int c = 0; c < cores; ++c) {
+        const OpId op = builders[c].AddFixed(
+            instr->name(), absl::StrCat(HloOpcodeString(instr->opcode()), " over ICI"),
+            FixedWork{std::max<int64_t>(1, collective->second), 0}, after(c), IciUnit());
+        finished(c, op);
+        out[c] = {op};
+        if (synchronous) fence[c] = op;
+      }
+      done[instr] = std::move(out);
+      continue;
+    }
     if (plan.kind == KernelKind::kUnmodelled) {
       // Charged as moving its operands and results once through HBM.
       const double bytes = double(plan.bytes_in + plan.bytes_out);

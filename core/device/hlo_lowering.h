@@ -6,8 +6,11 @@
 // when big enough. Only shapes are used, so lowering needs no values.
 //
 // Every op is named "<instruction>/<what>" and the side table maps it back
-// to its HLO instruction. Instructions the model does not cover become one
-// fixed-length op on the scalar unit named "<instruction>/unmodelled <why>".
+// to its HLO instruction. Collectives timed on a slice become one op of that
+// length on every core's ICI unit; a synchronous one is a fence: nothing
+// after it starts before it ends (async starts are not). Instructions the
+// model does not cover become one fixed-length op on the scalar unit named
+// "<instruction>/unmodelled <why>".
 //
 // Cores share no dependencies (a ChipProgram has none across cores): each
 // runs its share of every instruction in order, which models a chip whose
@@ -17,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "core/device/chip_spec.pb.h"
 #include "core/device/device_program.h"
@@ -38,6 +42,9 @@ struct LoweringOptions {
   // Check that the module's live buffers fit HBM first (ResourceExhausted
   // listing the largest buffers otherwise).
   bool check_hbm = true;
+  // Cycles each collective takes on the slice, by instruction name (see
+  // slice_timing.h); collectives not listed stay unmodelled.
+  absl::flat_hash_map<std::string, int64_t> collective_cycles;
 };
 
 absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSpec& spec,

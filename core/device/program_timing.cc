@@ -18,6 +18,7 @@ const char* UnitKindName(UnitKind kind) {
     case UnitKind::kVector: return "vector";
     case UnitKind::kDma: return "DMA";
     case UnitKind::kScalar: return "scalar";
+    case UnitKind::kIci: return "ICI";
   }
   return "scalar";
 }
@@ -33,10 +34,11 @@ struct Accumulator {
 
 }  // namespace
 
-absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const ChipSpec& spec) {
+absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const ChipSpec& spec,
+                                                 const LoweringOptions& options) {
   ProgramTiming timing;
   timing.chip = spec.name();
-  SYSTOLIC_ASSIGN_OR_RETURN(timing.lowered, LowerModule(module, spec));
+  SYSTOLIC_ASSIGN_OR_RETURN(timing.lowered, LowerModule(module, spec, options));
   SYSTOLIC_ASSIGN_OR_RETURN(timing.simulation, DeviceSimulator(spec).Run(timing.lowered.program));
   const SimulationResult& sim = timing.simulation;
   timing.cycles = sim.cycles;
@@ -89,7 +91,8 @@ absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const 
         case UnitKind::kMxu: op.utilization = op.flops / (op.seconds * timing.peak_flops_per_second); break;
         case UnitKind::kVector: op.utilization = op.flops / (op.seconds * vector_peak); break;
         case UnitKind::kDma: op.utilization = double(op.bytes) / (op.seconds * HbmBytesPerSecond(spec)); break;
-        case UnitKind::kScalar: op.utilization = 1; break;
+        case UnitKind::kScalar:
+        case UnitKind::kIci: op.utilization = 1; break;
       }
     }
     timing.flops += op.flops;
@@ -100,14 +103,19 @@ absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const 
   return timing;
 }
 
-absl::StatusOr<TimedCompilation> CompileAndTime(std::unique_ptr<HloModule> module,
-                                                const ChipSpec& spec, CompileOptions options) {
+absl::StatusOr<CompilationResult> CompileForChip(std::unique_ptr<HloModule> module,
+                                                 const ChipSpec& spec, CompileOptions options) {
   if (options.chip.empty()) options.chip = spec.name();
-  // Fusion asks the same model that times the result.
   DeviceCostModel cost_model(spec);
   if (options.cost_model == nullptr) options.cost_model = &cost_model;
+  return Compiler(options).Compile(std::move(module));
+}
+
+absl::StatusOr<TimedCompilation> CompileAndTime(std::unique_ptr<HloModule> module,
+                                                const ChipSpec& spec, CompileOptions options) {
   TimedCompilation result;
-  SYSTOLIC_ASSIGN_OR_RETURN(result.compilation, Compiler(options).Compile(std::move(module)));
+  SYSTOLIC_ASSIGN_OR_RETURN(result.compilation,
+                            CompileForChip(std::move(module), spec, std::move(options)));
   SYSTOLIC_ASSIGN_OR_RETURN(result.timing, TimeCompiledModule(*result.compilation.module, spec));
   return result;
 }

@@ -47,15 +47,21 @@ struct ProgramTiming {
 };
 
 // Lowers and simulates an already compiled module.
-absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const ChipSpec& spec);
+absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const ChipSpec& spec,
+                                                 const LoweringOptions& options = {});
 
 struct TimedCompilation {
   CompilationResult compilation;
   ProgramTiming timing;
 };
 
-// Compiles `module` for `spec` (options.chip and the cost model set from
-// it unless given), then times the result.
+// Compiles `module` for `spec`: options.chip and the cost model (the
+// device's, so fusion asks the model that times the result) set from it
+// unless given.
+absl::StatusOr<CompilationResult> CompileForChip(std::unique_ptr<HloModule> module,
+                                                 const ChipSpec& spec, CompileOptions options = {});
+
+// CompileForChip, then TimeCompiledModule.
 absl::StatusOr<TimedCompilation> CompileAndTime(std::unique_ptr<HloModule> module,
                                                 const ChipSpec& spec, CompileOptions options = {});
 

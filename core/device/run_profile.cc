@@ -7,6 +7,7 @@
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/core_units.h"
+#include "core/device/ici_trace.h"
 #include "core/trace/device_topology.h"
 #include "core/trace/memory_timeline.h"
 
@@ -40,16 +41,16 @@ trace::LaneKind KindOf(device::UnitKind kind) {
     case device::UnitKind::kVector: return trace::LaneKind::kVector;
     case device::UnitKind::kDma: return trace::LaneKind::kDma;
     case device::UnitKind::kScalar: return trace::LaneKind::kScalar;
+    case device::UnitKind::kIci: return trace::LaneKind::kIci;
   }
   return trace::LaneKind::kOther;
 }
 
-}  // namespace
-
-trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
-                            const CompilationResult& compilation, const ProgramTiming& timing,
-                            int64_t steps) {
-  steps = std::max<int64_t>(1, steps);
+// The profile's info and chip; the program with its snapshots, compiled
+// once and then found in the cache at every later step; the run's steps.
+trace::Profile ProfileOfProgram(const std::string& title, const ChipSpec& spec,
+                                const CompilationResult& compilation, int64_t run_cycles,
+                                int64_t steps) {
   trace::Profile p;
   p.info.producer = "systolic run";
   p.info.title = title;
@@ -66,7 +67,6 @@ trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
   p.chip.mxus_per_core = spec.mxu().count();
   p.chip.mxu_rows = spec.mxu().rows();
   p.chip.mxu_cols = spec.mxu().cols();
-  p.topology = trace::TopologyForDevices(1);  // one chip
 
   trace::ProgramRecord program;
   program.id = 1;
@@ -79,10 +79,8 @@ trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
   if (compilation.buffer_assignment) {
     program.buffer_assignment = trace::RecordBufferAssignment(*compilation.buffer_assignment);
   }
-  const std::string program_name = program.name;
   p.programs.push_back(std::move(program));
 
-  // The first step compiles; the later ones find the executable cached.
   for (int64_t step = 0; step < steps; ++step) {
     trace::CompileEvent compile;
     compile.program_id = 1;
@@ -93,21 +91,29 @@ trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
     p.compile_events.push_back(compile);
   }
 
-  const double ps_per_cycle = 1e12 / device::ClockHz(spec);
-  const int64_t duration_ps = int64_t(double(timing.cycles) * ps_per_cycle);
+  const int64_t duration_ps = CyclesToPs(spec, run_cycles);
   trace::RunRecord run{1, "systolic run", 0, duration_ps * steps, {}};
   for (int64_t step = 0; step < steps; ++step) {
     run.steps.push_back({step, 1, step * duration_ps, duration_ps});
   }
   p.runs.push_back(run);
+  return p;
+}
 
-  trace::TimelinePlane& plane = p.timeline.AddPlane("/device:TPU:0", trace::PlaneKind::kDevice, 0);
+// The plane of device `chip`: the steps and a lane per unit of each core
+// (an ICI unit only when it ran something).
+void AddChipPlane(trace::Profile& p, const ChipSpec& spec, const ProgramTiming& timing,
+                  int32_t chip, int64_t steps) {
+  const int64_t duration_ps = CyclesToPs(spec, timing.cycles);
+  trace::TimelinePlane& plane =
+      p.timeline.AddPlane(absl::StrCat("/device:TPU:", chip), trace::PlaneKind::kDevice, chip);
   plane.mutable_stats().push_back(plane.MakeDoubleStat("clock_hz", device::ClockHz(spec)));
   trace::TimelineLine& step_line = plane.AddLine("steps", trace::LaneKind::kSteps);
   for (int64_t step = 0; step < steps; ++step) {
-    step_line.Append(step * duration_ps, duration_ps, plane.InternEventName(program_name));
+    step_line.Append(step * duration_ps, duration_ps, plane.InternEventName(p.programs[0].name));
   }
   for (const device::UnitLane& lane : timing.simulation.lanes) {
+    if (lane.unit.kind == device::UnitKind::kIci && lane.events.empty()) continue;
     trace::TimelineLine& line =
         plane.AddLine(lane.name, KindOf(lane.unit.kind), lane.core,
                       lane.unit.kind == device::UnitKind::kMxu ||
@@ -131,11 +137,42 @@ trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
           stats.push_back(
               plane.MakeStringStat("stall_cause", device::StallCauseName(e.stall_cause)));
         }
-        plane.AddEvent(id, instruction, offset + int64_t(double(e.start_cycle) * ps_per_cycle),
-                       int64_t(double(e.duration_cycles) * ps_per_cycle), stats);
+        plane.AddEvent(id, instruction, offset + CyclesToPs(spec, e.start_cycle),
+                       CyclesToPs(spec, e.duration_cycles), stats);
       }
     }
   }
+}
+
+}  // namespace
+
+trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
+                            const CompilationResult& compilation, const ProgramTiming& timing,
+                            int64_t steps) {
+  steps = std::max<int64_t>(1, steps);
+  trace::Profile p = ProfileOfProgram(title, spec, compilation, timing.cycles, steps);
+  p.topology = trace::TopologyForDevices(1);  // one chip
+  AddChipPlane(p, spec, timing, 0, steps);
+  p.timeline.Finalize();
+  return p;
+}
+
+trace::Profile ProfileOfSliceRun(const std::string& title, const Slice& slice,
+                                 const CompilationResult& compilation, const SliceTiming& timing,
+                                 int64_t steps) {
+  steps = std::max<int64_t>(1, steps);
+  trace::Profile p = ProfileOfProgram(title, slice.spec, compilation, timing.chip.cycles, steps);
+  p.topology = TopologyRecordOf(slice.topology, slice.spec);
+  const int64_t shown = std::min<int64_t>(timing.device_count(), kMaxChipPlanes);
+  if (shown < timing.device_count()) {
+    p.info.notes.push_back(absl::StrCat("the timeline shows the first ", shown, " of ",
+                                        timing.device_count(),
+                                        " devices; every device runs the same program"));
+  }
+  for (int32_t chip = 0; chip < shown; ++chip) {
+    AddChipPlane(p, slice.spec, timing.chip, chip, steps);
+  }
+  AddIciTransfers(slice, timing, steps, p.timeline);
   p.timeline.Finalize();
   return p;
 }
@@ -146,13 +183,11 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
   auto report = [&](double fraction, absl::string_view what) {
     return !progress || progress(fraction, what);
   };
-  const int64_t devices =
-      std::max<int64_t>(1, module.replica_count()) * std::max<int64_t>(1, module.num_partitions());
-  if (devices > 1) {
-    return absl::UnimplementedError(absl::StrCat(
-        module.name(), " runs on ", devices,
-        " devices; running a multi-device program on a topology is not available yet "
-        "(`systolic ici` times its collectives)"));
+  const SpmdDeviceCounts counts = RequiredDeviceCounts(module);
+  if (const int64_t devices = counts.replicas * counts.partitions; devices > 1) {
+    auto slice = SliceForDevices(spec, devices);
+    if (!slice.ok()) return slice.status();
+    return CompileRunAndProfile(module, *slice, steps, progress);
   }
   if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
   auto timed = CompileAndTime(module.Clone(), spec);
@@ -160,6 +195,27 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
   if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
   trace::Profile profile = ProfileOfRun(absl::StrCat(module.name(), " on ", spec.name()), spec,
                                         timed->compilation, timed->timing, steps);
+  report(1.0, "done");
+  return profile;
+}
+
+}  // namespace systolic::device
+
+namespace systolic::device {
+
+absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, const Slice& slice,
+                                                    int64_t steps,
+                                                    const RunProgressCallback& progress) {
+  auto report = [&](double fraction, absl::string_view what) {
+    return !progress || progress(fraction, what);
+  };
+  if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
+  auto timed = CompileAndTimeOnSlice(module.Clone(), slice);
+  if (!timed.ok()) return timed.status();
+  if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
+  trace::Profile profile =
+      ProfileOfSliceRun(absl::StrCat(module.name(), " on ", slice.Name()), slice,
+                        timed->compilation, timed->timing, steps);
   report(1.0, "done");
   return profile;
 }

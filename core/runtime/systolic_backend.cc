@@ -6,7 +6,7 @@
 #include "core/device/program_timing.h"
 #include "core/hlo/status_macros.h"
 #include "core/runtime/evaluator_runner.h"
-#include "core/runtime/topology_text.h"
+#include "core/device/slice.h"
 
 namespace systolic::runtime {
 namespace {
@@ -60,9 +60,9 @@ class SystolicBackend : public Backend {
   std::string timing_support() const override { return kTimingNote; }
 
   absl::StatusOr<BackendPlatform> Configure(const ClientConfig& config) override {
-    TopologyText topology;
+    device::TopologyText topology;
     if (!config.topology.empty()) {
-      SYSTOLIC_ASSIGN_OR_RETURN(topology, ParseTopologyText(config.topology));
+      SYSTOLIC_ASSIGN_OR_RETURN(topology, device::ParseTopologyText(config.topology));
     }
     std::string chip = config.chip;
     if (chip.empty()) chip = topology.chip.empty() ? kDefaultChip : topology.chip;

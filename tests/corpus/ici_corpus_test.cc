@@ -33,7 +33,7 @@ TEST(IciCorpus, EveryCollectiveOfEveryModuleIsTimedOnASlice) {
       ++modules;
       for (const device::CollectiveTiming& t : *timings) {
         ++collectives;
-        EXPECT_GE(t.seconds, 0) << path << ": %" << t.instruction;
+        EXPECT_GE(t.seconds(), 0) << path << ": %" << t.instruction;
         EXPECT_GE(t.groups, 1) << path << ": %" << t.instruction;
       }
     }

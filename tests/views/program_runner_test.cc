@@ -43,13 +43,17 @@ class ProgramRunnerTest : public QObject {
     QCOMPARE(profile.status().code(), absl::StatusCode::kCancelled);
   }
 
-  void aMultiDeviceProgramSaysWhatIsMissing() {
+  void aMultiDeviceProgramRunsOnTheTopology() {
     auto loaded = LoadHloFile(SYSTOLIC_SOURCE_DIR "/samples/hlo/sharded_mlp.hlo", true);
     QVERIFY(loaded.ok() && (*loaded)[0].module.ok());
     RunProgress progress;
     auto profile = CompileAndRunProgram(**(*loaded)[0].module, {"", "v4", "", "2x4", 1}, progress);
-    QVERIFY(!profile.ok());
-    QVERIFY(std::string(profile.status().message()).find("runs on 8 devices") != std::string::npos);
+    QVERIFY2(profile.ok(), std::string(profile.status().message()).c_str());
+    QCOMPARE(profile->topology.shape, std::string("2x4"));
+    QCOMPARE(profile->timeline.plane_count(), 8);
+    auto too_small = CompileAndRunProgram(**(*loaded)[0].module, {"", "v4", "", "2x2", 1}, progress);
+    QVERIFY(!too_small.ok());
+    QVERIFY(std::string(too_small.status().message()).find("8 devices") != std::string::npos);
     auto bad_chip = CompileAndRunProgram(**(*loaded)[0].module, {"", "v99", "", "1", 1}, progress);
     QVERIFY(!bad_chip.ok());
   }

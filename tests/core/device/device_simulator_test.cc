@@ -212,8 +212,9 @@ TEST(DeviceSimulatorTest, CoresRunInParallelAndShareHbm) {
   EXPECT_EQ(r.cores[1].cycles, 500);
   EXPECT_EQ(r.FindEvent(1, "load")->duration_cycles, 400);
   EXPECT_EQ(r.FindLane(1, Mxu(0))->name, "core 1 / MXU 0");
-  // Every unit of every core has a lane: 2 MXUs, vector, 2 DMA, scalar.
-  EXPECT_EQ(r.lanes.size(), 12u);
+  // Every unit of every core has a lane: 2 MXUs, vector, 2 DMA, scalar, ICI.
+  EXPECT_EQ(r.lanes.size(), 14u);
+  EXPECT_EQ(r.FindLane(1, IciUnit())->name, "core 1 / ICI");
 }
 
 TEST(DeviceSimulatorTest, DeadlockIsAnErrorNamingTheBlockedOp) {

@@ -5,6 +5,7 @@
 #include "core/device/ici_collectives.h"
 #include "core/device/ici_topology.h"
 #include "core/device/ici_transfer_simulator.h"
+#include "core/device/slice.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -185,6 +186,44 @@ TEST(IciCollectives, EveryCollectiveTimesAndAllToAllContends) {
   const double one_chunk = double(1 << 24) / 16 / 50e9;
   EXPECT_GT(a2a->seconds(), 2 * one_chunk);
   EXPECT_FALSE(ParseIciCollective("all-sum").ok());
+}
+
+TEST(TopologyTextTest, Parses) {
+  auto t = ParseTopologyText("v4:2x2x2");
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(t->chip, "v4");
+  EXPECT_EQ(t->bounds, (std::array<int64_t, 3>{2, 2, 2}));
+  auto plain = ParseTopologyText("4x2");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->chip, "");
+  EXPECT_EQ(plain->bounds, (std::array<int64_t, 3>{4, 2, 1}));
+  EXPECT_THAT(ParseTopologyText("v4:2x0").status().message(),
+              HasSubstr("'0' is not a positive chip count"));
+  EXPECT_FALSE(ParseTopologyText("v4:1x1x1x1").ok());
+}
+
+TEST(SliceTest, LoadsThePresetAndShape) {
+  auto slice = LoadSlice("v5e:4x2");
+  ASSERT_TRUE(slice.ok()) << slice.status();
+  EXPECT_EQ(slice->Name(), "v5e:4x2");
+  EXPECT_EQ(slice->topology.chip_count(), 8);
+  auto plain = LoadSlice("2x2x2", "v4");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->Name(), "v4:2x2x2");
+  EXPECT_THAT(LoadSlice("v99:2x2").status().message(), HasSubstr("v99"));
+  // v5e chips form a 2D torus at most.
+  EXPECT_FALSE(LoadSlice("v5e:2x2x2").ok());
+}
+
+TEST(SliceTest, ForDevicesIsTheSquarestTorus) {
+  auto spec = LoadChipSpec("v4");
+  ASSERT_TRUE(spec.ok());
+  auto eight = SliceForDevices(*spec, 8);
+  ASSERT_TRUE(eight.ok()) << eight.status();
+  EXPECT_EQ(eight->Name(), "v4:4x2");
+  auto seven = SliceForDevices(*spec, 7);
+  ASSERT_TRUE(seven.ok()) << seven.status();
+  EXPECT_EQ(seven->Name(), "v4:7");
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 #include "core/device/chip_spec_loader.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/runtime/client.h"
-#include "core/runtime/topology_text.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/runtime/runtime_test_util.h"
@@ -183,20 +182,6 @@ TEST(SystolicPluginTest, CompileForAnotherChipIsADifferentProgram) {
   CompileOptions bogus;
   bogus.chip = "v99";
   EXPECT_FALSE(client->CompileText(testing::kDoubleModule, "hlo", bogus).ok());
-}
-
-TEST(TopologyTextTest, Parses) {
-  auto t = ParseTopologyText("v4:2x2x2");
-  ASSERT_TRUE(t.ok());
-  EXPECT_EQ(t->chip, "v4");
-  EXPECT_EQ(t->bounds, (std::array<int64_t, 3>{2, 2, 2}));
-  auto plain = ParseTopologyText("4x2");
-  ASSERT_TRUE(plain.ok());
-  EXPECT_EQ(plain->chip, "");
-  EXPECT_EQ(plain->bounds, (std::array<int64_t, 3>{4, 2, 1}));
-  EXPECT_THAT(ParseTopologyText("v4:2x0").status().message(),
-              HasSubstr("'0' is not a positive chip count"));
-  EXPECT_FALSE(ParseTopologyText("v4:1x1x1x1").ok());
 }
 
 }  // namespace

@@ -1,0 +1,108 @@
+#include "core/device/ici_trace.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/device/chip_figures.h"
+
+namespace systolic::device {
+namespace {
+
+constexpr char kAxisNames[] = "xyz";
+
+std::string DirectionOf(const IciLink& link) {
+  return absl::StrCat(link.direction > 0 ? "+" : "-", std::string(1, kAxisNames[link.axis]));
+}
+
+int64_t SecondsToPs(double seconds) { return int64_t(seconds * 1e12); }
+
+// The timeline's plane of each device that has one, by device.
+std::vector<int32_t> PlaneOfDevice(const trace::Timeline& timeline, int64_t devices) {
+  std::vector<int32_t> plane(size_t(devices), -1);
+  for (int64_t d = 0; d < devices; ++d) {
+    if (const trace::TimelinePlane* p = timeline.FindChipPlane(int32_t(d))) plane[d] = p->id();
+  }
+  return plane;
+}
+
+}  // namespace
+
+trace::TopologyRecord TopologyRecordOf(const IciTopology& topology, const ChipSpec& spec) {
+  trace::TopologyRecord record;
+  record.shape = topology.ShapeString();
+  int axes = 3;
+  while (axes > 1 && topology.bounds()[axes - 1] == 1) --axes;
+  for (int axis = 0; axis < axes; ++axis) {
+    record.dims.push_back(int32_t(topology.bounds()[axis]));
+    record.wraparound.push_back(topology.wraps(axis));
+  }
+  for (int64_t chip = 0; chip < topology.chip_count(); ++chip) {
+    const ChipCoordinates c = topology.Coordinates(chip);
+    record.chips.push_back({int32_t(chip), std::vector<int32_t>(c.begin(), c.begin() + axes)});
+  }
+  for (const IciLink& link : topology.links()) {
+    record.links.push_back({int32_t(link.source_chip), int32_t(link.target_chip), link.axis,
+                            link.direction, link.bytes_per_second,
+                            SecondsToPs(link.hop_latency_seconds)});
+  }
+  return record;
+}
+
+void AddIciTransfers(const Slice& slice, const SliceTiming& timing, int64_t steps,
+                     trace::Timeline& timeline) {
+  const std::vector<int32_t> plane_of = PlaneOfDevice(timeline, timing.device_count());
+  auto shown = [&](int64_t chip) {
+    return chip >= 0 && chip < int64_t(plane_of.size()) && plane_of[size_t(chip)] >= 0;
+  };
+  const std::vector<IciLink>& links = slice.topology.links();
+  const int64_t run_ps = CyclesToPs(slice.spec, timing.chip.cycles);
+  uint64_t flow_id = timeline.flows().size();
+  for (int64_t step = 0; step < steps; ++step) {
+    for (const CollectiveTiming& collective : timing.collectives) {
+      const int64_t start_cycle = timing.StartCycleOf(collective.instruction);
+      if (start_cycle < 0) continue;  // not in the entry computation's program
+      const int64_t base_ps = step * run_ps + CyclesToPs(slice.spec, start_cycle);
+      for (size_t i = 0; i < collective.transfers.size(); ++i) {
+        const IciTransfer& transfer = collective.transfers[i];
+        const IciTransferTiming& t = collective.simulation.transfers[i];
+        if (t.links.empty() || !shown(transfer.source_chip) || !shown(transfer.target_chip)) {
+          continue;
+        }
+        std::vector<std::string> route;
+        for (int link : t.links) route.push_back(slice.topology.LinkName(link));
+        const int64_t end_ps = base_ps + SecondsToPs(t.end_seconds);
+
+        trace::TimelinePlane& sender = timeline.mutable_plane(plane_of[transfer.source_chip]);
+        trace::TimelineLine& send_line = sender.GetOrAddLine(
+            absl::StrCat("ICI send ", DirectionOf(links[t.links.front()])), trace::LaneKind::kIci);
+        const int64_t send_start = base_ps + SecondsToPs(t.start_seconds);
+        const int64_t send_event = sender.AddEvent(
+            send_line.id(), collective.instruction, send_start, end_ps - send_start,
+            {sender.MakeStringStat("hlo_op", collective.instruction),
+             sender.MakeStringStat("long_name", transfer.name),
+             sender.MakeIntStat("bytes", transfer.bytes),
+             sender.MakeIntStat("to_chip", transfer.target_chip),
+             sender.MakeStringStat("route", absl::StrJoin(route, ", "))});
+
+        trace::TimelinePlane& receiver = timeline.mutable_plane(plane_of[transfer.target_chip]);
+        trace::TimelineLine& receive_line = receiver.GetOrAddLine(
+            absl::StrCat("ICI receive ", DirectionOf(links[t.links.back()])),
+            trace::LaneKind::kIci);
+        const int64_t receive_start = base_ps + SecondsToPs(t.stream_seconds);
+        const int64_t receive_event = receiver.AddEvent(
+            receive_line.id(), collective.instruction, receive_start, end_ps - receive_start,
+            {receiver.MakeStringStat("hlo_op", collective.instruction),
+             receiver.MakeStringStat("long_name", transfer.name),
+             receiver.MakeIntStat("bytes", transfer.bytes),
+             receiver.MakeIntStat("from_chip", transfer.source_chip)});
+
+        timeline.AddFlow({++flow_id, transfer.name, "ici",
+                          {sender.id(), send_line.id(), send_event},
+                          {receiver.id(), receive_line.id(), receive_event}, transfer.bytes});
+      }
+    }
+  }
+}
+
+}  // namespace systolic::device

@@ -1,0 +1,32 @@
+// What the ICI did on a slice, as profile records: the topology (chips,
+// coordinates, links with bandwidth and latency) and every transfer of every
+// collective on the lanes of the chips it joins. A transfer is a "send"
+// event on its sender's lane for the direction it leaves in and a "receive"
+// event on its receiver's lane for the direction it arrives from, with a
+// flow from one to the other.
+#pragma once
+
+#include <cstdint>
+
+#include "core/device/chip_spec.pb.h"
+#include "core/device/ici_topology.h"
+#include "core/device/slice.h"
+#include "core/device/slice_timing.h"
+#include "core/trace/timeline.h"
+#include "core/trace/topology_record.h"
+
+namespace systolic::device {
+
+// Profiles of big slices show this many devices: every device runs the
+// same program, and a plane per chip of a 4,096-chip pod helps nobody.
+inline constexpr int64_t kMaxChipPlanes = 64;
+
+trace::TopologyRecord TopologyRecordOf(const IciTopology& topology, const ChipSpec& spec);
+
+// Adds the transfers to the device planes already in `timeline` (plane
+// chip_id = device); transfers to or from devices without a plane are left
+// out. Each of `steps` back-to-back runs repeats them.
+void AddIciTransfers(const Slice& slice, const SliceTiming& timing, int64_t steps,
+                     trace::Timeline& timeline);
+
+}  // namespace systolic::device
