@@ -19,6 +19,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
+#include "app/cli/device_arguments.h"
 #include "app/cli/literal_outputs.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/literal_format.h"
@@ -72,34 +73,15 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
 
   // Arguments: from .npy files (the same on every device) or random (each
   // device its own stream).
-  std::vector<std::vector<Literal>> args;
+  auto args = LoadDeviceArguments(*entry, settings.arg_files, settings.seed, devices);
+  if (!args.ok()) return fail(std::string(args.status().message()));
   nlohmann::json arg_json = nlohmann::json::array();
-  if (!settings.arg_files.empty()) {
-    if (int64_t(settings.arg_files.size()) != entry->num_parameters()) {
-      return fail(absl::StrCat("--args gives ", settings.arg_files.size(), " files, the entry takes ",
-                               entry->num_parameters(), " parameters"));
-    }
-    args.emplace_back();
-    for (int64_t i = 0; i < entry->num_parameters(); ++i) {
-      const Shape& shape = entry->parameter_instruction(i)->shape();
-      std::optional<PrimitiveType> type;
-      if (shape.IsArray()) type = shape.element_type();
-      auto literal = ReadNpyFile(settings.arg_files[i], type);
-      if (!literal.ok()) return fail(std::string(literal.status().message()));
-      arg_json.push_back({{"parameter", i},
-                          {"shape", literal->shape().ToString()},
-                          {"source", settings.arg_files[i]}});
-      args[0].push_back(*std::move(literal));
-    }
-  } else {
-    for (int64_t d = 0; d < devices; ++d) {
-      args.push_back(MakeRandomArguments(*entry, uint64_t(settings.seed), uint64_t(d)));
-    }
-    for (int64_t i = 0; i < entry->num_parameters(); ++i) {
-      arg_json.push_back({{"parameter", i},
-                          {"shape", entry->parameter_instruction(i)->shape().ToString()},
-                          {"source", "random"}});
-    }
+  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+    const bool from_file = !settings.arg_files.empty();
+    arg_json.push_back({{"parameter", i},
+                        {"shape", from_file ? (*args)[0][i].shape().ToString()
+                                            : entry->parameter_instruction(i)->shape().ToString()},
+                        {"source", from_file ? settings.arg_files[i] : "random"}});
   }
   j["arguments"] = arg_json;
 
@@ -107,20 +89,8 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
   options.max_while_iterations = settings.max_iterations;
   options.rng_seed = uint64_t(settings.seed);
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::vector<Literal>> results;
-  if (devices == 1) {
-    HloEvaluator evaluator(options);
-    auto r = evaluator.Evaluate(module, args[0]);
-    if (r.ok()) {
-      std::vector<Literal> one;
-      one.push_back(*std::move(r));
-      results = std::move(one);
-    } else {
-      results = r.status();
-    }
-  } else {
-    results = EvaluateSpmd(module, args, replicas, partitions, options);
-  }
+  absl::StatusOr<std::vector<Literal>> results =
+      EvaluateSpmd(module, *args, replicas, partitions, options);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   j["seconds"] = seconds;

@@ -1,17 +1,20 @@
-// `systolic profile FILE [--chip P] [--steps N] -o OUT [--json]`: compiles the
-// program for one chip, runs it for N steps on the simulated chip and writes
+// `systolic profile FILE [--chip P | --topology PRESET:SHAPE] [--steps N] -o OUT
+// [--json]`: compiles the program, runs it for N steps on the simulated chip
+// (a multi-device program on the slice given, or else on the squarest slice
+// that holds it) and writes
 // the profile the studio, `info` and `export` read: the chip, the program
 // with the module after every pass, its compile (and the cache hit of every
 // later step) and the timeline of every step. A progress line shows the
 // stage on a terminal.
 //
-// --json keys: file, module, chip, steps, profile, programs, stages, compiles,
+// --json keys: file, module, chip, topology, steps, profile, programs, stages, compiles,
 // events, span_ps.
 #include "absl/strings/str_cat.h"
 #include "app/cli/cli_command.h"
 #include "app/cli/progress_line.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/run_profile.h"
+#include "core/device/slice.h"
 #include "core/stablehlo/program_file.h"
 #include "core/trace/profile_summary.h"
 #include "core/trace/profile_writer.h"
@@ -33,6 +36,13 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
   if (!steps.ok() || *steps < 1) return usage_error("--steps needs a positive number");
   absl::StatusOr<device::ChipSpec> spec = device::LoadChipSpec(args.GetOr("chip", "v4"));
   if (!spec.ok()) return usage_error(std::string(spec.status().message()));
+  std::optional<device::Slice> slice;
+  if (std::optional<std::string> topology = args.Get("topology")) {
+    auto loaded = device::LoadSlice(*topology, args.GetOr("chip", "v4"));
+    if (!loaded.ok()) return usage_error(std::string(loaded.status().message()));
+    *spec = loaded->spec;
+    slice = *std::move(loaded);
+  }
 
   ProgressLine progress;
   auto fail = [&](absl::string_view message) {
@@ -52,11 +62,13 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     return fail(absl::StrCat(path, ":", entry.first_line, ": ", entry.module.status().message()));
   }
   const HloModule& module = **entry.module;
-  absl::StatusOr<trace::Profile> profile = device::CompileRunAndProfile(
-      module, *spec, *steps, [&](double fraction, absl::string_view what) {
-        progress.Update("profiling", fraction, std::string(what));
-        return true;
-      });
+  auto report = [&](double fraction, absl::string_view what) {
+    progress.Update("profiling", fraction, std::string(what));
+    return true;
+  };
+  absl::StatusOr<trace::Profile> profile =
+      slice ? device::CompileRunAndProfile(module, *slice, *steps, report)
+            : device::CompileRunAndProfile(module, *spec, *steps, report);
   if (!profile.ok()) return fail(profile.status().message());
   progress.Update("writing", 1.0, *output);
   if (absl::Status written = trace::WriteProfileFile(*profile, *output); !written.ok()) {
@@ -70,6 +82,7 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     out << nlohmann::json{{"file", path},
                           {"module", module.name()},
                           {"chip", spec->name()},
+                          {"topology", profile->topology.shape},
                           {"steps", *steps},
                           {"profile", *output},
                           {"programs", summary.programs},
@@ -92,6 +105,7 @@ const CommandRegistration kRegistration({
     .name = "profile",
     .summary = "compile a program, run it for some steps on a simulated chip, write its profile",
     .options = {{"chip", "P", "chip preset or spec file (default v4)"},
+                {"topology", "PRESET:SHAPE", "run on a slice of chips, e.g. v5e:4x4"},
                 {"steps", "N", "steps to run (default 3): the first compiles, the rest hit the cache"},
                 {"output", "OUT", "the profile file to write (or -o OUT)"},
                 {"json", "", "print JSON (keys in the command's source header)"}},

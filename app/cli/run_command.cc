@@ -1,10 +1,17 @@
-// `systolic run FILE [--chip P] [--seed S] [--args a.npy,...] [--out DIR]
-// [--timing-only] [--compare-reference] [--profile FILE] [--json]`: compiles
-// the program for one chip, lowers it onto the chip's units and simulates
-// it. Prints the outputs (the evaluator runs the compiled module: the
-// device's values are the evaluator's), the simulated time, the achieved
-// TFLOP/s against the chip's peak and a per-op table (time, % of the run,
-// busiest unit, FLOPs, bytes, utilisation of that unit).
+// `systolic run FILE [--chip P | --topology PRESET:SHAPE] [--replicas N]
+// [--partitions M] [--seed S] [--args a.npy,...] [--out DIR] [--timing-only]
+// [--compare-reference] [--profile FILE] [--json]`: compiles the program for
+// one chip, lowers it onto the chip's units and simulates it. Prints the
+// outputs (the evaluator runs the compiled module: the device's values are
+// the evaluator's), the simulated time, the achieved TFLOP/s against the
+// chip's peak and a per-op table (time, % of the run, busiest unit, FLOPs,
+// bytes, utilisation of that unit).
+//
+// A program on several devices (replicas x partitions) runs on a slice:
+// device d on chip d, every device the same program, each collective timed
+// from its transfers on the ICI links and listed with its bytes and time.
+// Each device gets its own random arguments (or the same .npy files) and
+// prints its outputs; with --out they are device<d>_out*.npy.
 //
 //   --timing-only        no values: only shapes are used, so programs too big
 //                        for the host can still be timed
@@ -18,8 +25,12 @@
 // tflops, peak_tflops, ops: [{instruction, unit, seconds, percent, flops,
 // bytes, utilization}], outputs: [{index, shape, value, npy, max_abs_diff,
 // max_rel_diff}], max_abs_diff, max_rel_diff, profile}; the diffs only with
-// --compare-reference, outputs not with --timing-only. A file with several
-// modules runs each: {file, modules: [one object per module]}.
+// --compare-reference, outputs not with --timing-only. On a slice also
+// topology, devices, replicas, partitions, collectives: [{instruction,
+// collective, bytes, groups, transfers, simulated_seconds}], and
+// device_outputs: [{device, replica, partition, outputs}] instead of
+// outputs. A file with several modules runs each: {file, modules: [one
+// object per module]}.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -30,15 +41,19 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
+#include "app/cli/device_arguments.h"
 #include "app/cli/literal_outputs.h"
 #include "app/cli/progress_line.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_timing.h"
+#include "core/device/ici_collectives.h"
 #include "core/device/run_profile.h"
+#include "core/device/slice.h"
+#include "core/device/slice_timing.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/literal_format.h"
 #include "core/eval/npy_file.h"
-#include "core/eval/random_arguments.h"
+#include "core/eval/spmd_evaluator.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/stablehlo/program_file.h"
 #include "core/trace/profile_writer.h"
@@ -131,6 +146,29 @@ nlohmann::json TimingJson(const device::ProgramTiming& t) {
           {"ops", ops}};
 }
 
+nlohmann::json CollectivesJson(const device::SliceTiming& t) {
+  nlohmann::json collectives = nlohmann::json::array();
+  for (const device::CollectiveTiming& c : t.collectives) {
+    collectives.push_back({{"instruction", c.instruction},
+                           {"collective", device::IciCollectiveName(c.collective)},
+                           {"bytes", c.bytes},
+                           {"groups", c.groups},
+                           {"transfers", c.transfers.size()},
+                           {"simulated_seconds", c.seconds()}});
+  }
+  return collectives;
+}
+
+void PrintCollectives(const device::SliceTiming& t, std::ostream& out) {
+  out << absl::StrFormat("%-28s %-18s %11s %6s %9s %12s\n", "collective", "kind", "bytes",
+                         "groups", "transfers", "time");
+  for (const device::CollectiveTiming& c : t.collectives) {
+    out << absl::StrFormat("%-28s %-18s %11s %6d %9d %12s\n", c.instruction,
+                           device::IciCollectiveName(c.collective), FormatBytes(double(c.bytes)),
+                           c.groups, c.transfers.size(), FormatSeconds(c.seconds()));
+  }
+}
+
 struct RunSettings {
   std::string path;
   int64_t seed = 0;
@@ -141,141 +179,163 @@ struct RunSettings {
   std::string out_dir;
   std::optional<std::string> profile;
   bool several = false;  // the file holds several modules
+  std::optional<device::Slice> slice;  // --topology
+  std::optional<int64_t> replicas, partitions;
+};
+
+// A module compiled and timed on one chip, or on a slice.
+struct TimedRun {
+  std::optional<device::TimedCompilation> chip;
+  std::optional<device::TimedSliceCompilation> slice;
+  const CompilationResult& compilation() const {
+    return slice ? slice->compilation : chip->compilation;
+  }
+  const device::ProgramTiming& timing() const { return slice ? slice->timing.chip : chip->timing; }
 };
 
 // Runs one module of the file; fills `report` (printed by the caller with
 // --json) or prints the text report. Returns the exit code.
-int RunModule(HloFileModule& entry, const RunSettings& settings, const device::ChipSpec& spec_value,
+int RunModule(HloFileModule& entry, const RunSettings& settings, const device::ChipSpec& spec,
               ProgressLine& progress, nlohmann::json& report, std::ostream& out,
               std::ostream& err) {
-  const device::ChipSpec* spec = &spec_value;
   const std::string& path = settings.path;
-  const std::vector<std::string>& arg_files = settings.arg_files;
-  const std::string& out_dir = settings.out_dir;
-  const bool timing_only = settings.timing_only;
-  const bool json = settings.json;
-  const int64_t* seed = &settings.seed;
-  auto usage_error = [&](const std::string& message) {
-    err << "systolic run: " << message << "\n";
-    return 2;
-  };
   const std::string where = absl::StrCat(path, ":", entry.first_line);
-  if (!entry.module.ok()) {
+  auto fail = [&](const std::string& message) {
     progress.Finish();
-    err << where << ": " << entry.module.status().message() << "\n";
+    err << where << ": " << message << "\n";
     return 1;
-  }
+  };
+  if (!entry.module.ok()) return fail(std::string(entry.module.status().message()));
   std::unique_ptr<HloModule> module = std::move(entry.module).value();
   const std::string name = module->name();
-  if (settings.several && !json) out << "== " << name << " (" << where << ")\n";
+  if (settings.several && !settings.json) out << "== " << name << " (" << where << ")\n";
   const HloComputation* entry_computation = module->entry_computation();
-  if (entry_computation == nullptr) {
-    progress.Finish();
-    err << where << ": " << name << ": the module has no entry computation\n";
-    return 1;
+  if (entry_computation == nullptr) return fail(name + ": the module has no entry computation");
+
+  // Devices: the module's counts (raised to what its collectives name)
+  // unless the flags say otherwise; several run on a slice.
+  SpmdDeviceCounts counts = RequiredDeviceCounts(*module);
+  if (settings.replicas) counts.replicas = *settings.replicas;
+  if (settings.partitions) counts.partitions = *settings.partitions;
+  const int64_t devices = counts.replicas * counts.partitions;
+  std::optional<device::Slice> slice = settings.slice;
+  if (!slice && devices > 1) {
+    auto fitted = device::SliceForDevices(spec, devices);
+    if (!fitted.ok()) return fail(std::string(fitted.status().message()));
+    slice = *std::move(fitted);
   }
 
-  // Arguments: .npy files, one per parameter, or random from the seed.
-  std::vector<Literal> arguments;
-  if (!timing_only) {
-    if (!arg_files.empty()) {
-      if (int64_t(arg_files.size()) != entry_computation->num_parameters()) {
-        progress.Finish();
-        return usage_error(absl::StrCat("--args gives ", arg_files.size(),
-                                        " files, the entry takes ",
-                                        entry_computation->num_parameters(), " parameters"));
-      }
-      for (int64_t i = 0; i < entry_computation->num_parameters(); ++i) {
-        const Shape& shape = entry_computation->parameter_instruction(i)->shape();
-        std::optional<PrimitiveType> type;
-        if (shape.IsArray()) type = shape.element_type();
-        absl::StatusOr<Literal> literal = ReadNpyFile(arg_files[i], type);
-        if (!literal.ok()) {
-          progress.Finish();
-          err << "systolic run: " << literal.status().message() << "\n";
-          return 1;
-        }
-        arguments.push_back(*std::move(literal));
-      }
-    } else {
-      arguments = MakeRandomArguments(*entry_computation, uint64_t(*seed), 0);
-    }
+  if (!settings.arg_files.empty() &&
+      int64_t(settings.arg_files.size()) != entry_computation->num_parameters()) {
+    progress.Finish();
+    err << "systolic run: --args gives " << settings.arg_files.size() << " files, the entry takes "
+        << entry_computation->num_parameters() << " parameters\n";
+    return 2;
+  }
+  std::vector<std::vector<Literal>> arguments;
+  if (!settings.timing_only) {
+    auto loaded = LoadDeviceArguments(*entry_computation, settings.arg_files, settings.seed, devices);
+    if (!loaded.ok()) return fail(std::string(loaded.status().message()));
+    arguments = *std::move(loaded);
   }
   std::unique_ptr<HloModule> original = settings.compare ? module->Clone() : nullptr;
 
   progress.Update("compiling", 0.2, name);
-  absl::StatusOr<device::TimedCompilation> timed = device::CompileAndTime(std::move(module), *spec);
-  if (!timed.ok()) {
-    progress.Finish();
-    err << where << ": " << name << ": " << timed.status().message() << "\n";
-    return 1;
+  TimedRun run;
+  if (slice) {
+    auto timed = device::CompileAndTimeOnSlice(std::move(module), *slice, counts);
+    if (!timed.ok()) return fail(absl::StrCat(name, ": ", timed.status().message()));
+    run.slice = *std::move(timed);
+  } else {
+    auto timed = device::CompileAndTime(std::move(module), spec);
+    if (!timed.ok()) return fail(absl::StrCat(name, ": ", timed.status().message()));
+    run.chip = *std::move(timed);
   }
-  const device::ProgramTiming& timing = timed->timing;
+  const device::ProgramTiming& timing = run.timing();
 
   report = {{"file", path}, {"module", name}};
   report.update(TimingJson(timing));
+  if (run.slice) {
+    const device::SliceTiming& t = run.slice->timing;
+    report["topology"] = t.slice;
+    report["devices"] = devices;
+    report["replicas"] = counts.replicas;
+    report["partitions"] = counts.partitions;
+    report["collectives"] = CollectivesJson(t);
+  }
 
-  if (!timing_only) {
+  if (!settings.timing_only) {
     EvaluatorOptions options;
-    options.rng_seed = uint64_t(*seed);
+    options.rng_seed = uint64_t(settings.seed);
     progress.Update("evaluating", 0.6, name);
-    absl::StatusOr<Literal> result = HloEvaluator(options).Evaluate(*timed->compilation.module, arguments);
-    if (!result.ok()) {
-      progress.Finish();
-      err << where << ": " << name << ": " << result.status().message() << "\n";
-      return 1;
-    }
-    std::optional<Literal> reference;
+    auto results = EvaluateSpmd(*run.compilation().module, arguments, counts.replicas,
+                                counts.partitions, options);
+    if (!results.ok()) return fail(absl::StrCat(name, ": ", results.status().message()));
+    std::optional<std::vector<Literal>> reference;
     if (original) {
       progress.Update("reference", 0.8, name);
-      absl::StatusOr<Literal> r = HloEvaluator(options).Evaluate(*original, arguments);
-      if (!r.ok()) {
-        progress.Finish();
-        err << where << ": " << name << ": reference: " << r.status().message() << "\n";
-        return 1;
-      }
+      auto r = EvaluateSpmd(*original, arguments, counts.replicas, counts.partitions, options);
+      if (!r.ok()) return fail(absl::StrCat(name, ": reference: ", r.status().message()));
       reference = *std::move(r);
     }
     progress.Finish();
-    const std::vector<LiteralLeaf> outputs = LeavesOf(*result);
-    const std::vector<LiteralLeaf> expected = reference ? LeavesOf(*reference) : std::vector<LiteralLeaf>{};
-    if (reference && expected.size() != outputs.size()) {
-      err << where << ": " << name << ": the reference has " << expected.size()
-          << " outputs, the device " << outputs.size() << "\n";
-      return 1;
-    }
-    nlohmann::json outs = nlohmann::json::array();
     Difference worst;
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      const LiteralLeaf& o = outputs[i];
-      const std::string text = FormatLiteral(*o.value);
-      nlohmann::json oj = {{"index", o.index}, {"shape", o.value->shape().ToString()}, {"value", text}};
-      if (!out_dir.empty() && o.value->shape().IsArray()) {
-        const std::string file = (std::filesystem::path(out_dir) / NpyName(o.index)).string();
-        if (absl::Status s = WriteNpyFile(file, *o.value); !s.ok()) {
-          err << "systolic run: " << s.message() << "\n";
-          return 1;
+    nlohmann::json per_device = nlohmann::json::array();
+    for (int64_t d = 0; d < devices; ++d) {
+      const std::vector<LiteralLeaf> outputs = LeavesOf((*results)[d]);
+      const std::vector<LiteralLeaf> expected =
+          reference ? LeavesOf((*reference)[d]) : std::vector<LiteralLeaf>{};
+      if (reference && expected.size() != outputs.size()) {
+        return fail(absl::StrCat(name, ": the reference has ", expected.size(),
+                                 " outputs, the device ", outputs.size()));
+      }
+      if (!settings.json && devices > 1) {
+        out << "device " << d << " (replica " << d / counts.partitions << ", partition "
+            << d % counts.partitions << "):\n";
+      }
+      nlohmann::json outs = nlohmann::json::array();
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        const LiteralLeaf& o = outputs[i];
+        const std::string text = FormatLiteral(*o.value);
+        nlohmann::json oj = {{"index", o.index}, {"shape", o.value->shape().ToString()}, {"value", text}};
+        if (!settings.out_dir.empty() && o.value->shape().IsArray()) {
+          const std::string file_name =
+              (devices > 1 ? absl::StrCat("device", d, "_") : std::string()) + NpyName(o.index);
+          const std::string file = (std::filesystem::path(settings.out_dir) / file_name).string();
+          if (absl::Status s = WriteNpyFile(file, *o.value); !s.ok()) {
+            err << "systolic run: " << s.message() << "\n";
+            return 1;
+          }
+          oj["npy"] = file;
         }
-        oj["npy"] = file;
-      }
-      if (!json) {
-        if (outputs.size() > 1) out << "output " << o.index << ": ";
-        out << text << "\n";
-      }
-      if (reference) {
-        const Difference d = Compare(*o.value, *expected[i].value);
-        worst.abs = std::max(worst.abs, d.abs);
-        worst.rel = std::max(worst.rel, d.rel);
-        oj["max_abs_diff"] = d.abs;
-        oj["max_rel_diff"] = d.rel;
-        if (!json) {
-          out << absl::StrFormat("  vs reference %s: max abs diff %g, max rel diff %g\n", o.index,
-                                 d.abs, d.rel);
+        if (!settings.json) {
+          if (outputs.size() > 1) out << "output " << o.index << ": ";
+          out << text << "\n";
         }
+        if (reference) {
+          const Difference diff = Compare(*o.value, *expected[i].value);
+          worst.abs = std::max(worst.abs, diff.abs);
+          worst.rel = std::max(worst.rel, diff.rel);
+          oj["max_abs_diff"] = diff.abs;
+          oj["max_rel_diff"] = diff.rel;
+          if (!settings.json) {
+            out << absl::StrFormat("  vs reference %s: max abs diff %g, max rel diff %g\n",
+                                   o.index, diff.abs, diff.rel);
+          }
+        }
+        outs.push_back(oj);
       }
-      outs.push_back(oj);
+      per_device.push_back({{"device", d},
+                            {"replica", d / counts.partitions},
+                            {"partition", d % counts.partitions},
+                            {"outputs", outs}});
     }
-    report["outputs"] = outs;
+    // One device keeps the flat form; several list theirs.
+    if (devices == 1) {
+      report["outputs"] = per_device[0]["outputs"];
+    } else {
+      report["device_outputs"] = per_device;
+    }
     if (reference) {
       report["max_abs_diff"] = worst.abs;
       report["max_rel_diff"] = worst.rel;
@@ -285,17 +345,24 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
 
   if (const std::optional<std::string>& profile_path = settings.profile) {
     const trace::Profile profile =
-        device::ProfileOfRun(absl::StrCat(name, " on ", spec->name()), *spec, timed->compilation,
-                             timing);
+        run.slice ? device::ProfileOfSliceRun(absl::StrCat(name, " on ", slice->Name()), *slice,
+                                              run.slice->compilation, run.slice->timing)
+                  : device::ProfileOfRun(absl::StrCat(name, " on ", spec.name()), spec,
+                                         run.chip->compilation, run.chip->timing);
     if (absl::Status s = trace::WriteProfileFile(profile, *profile_path); !s.ok()) {
       err << "systolic run: " << s.message() << "\n";
       return 1;
     }
     report["profile"] = *profile_path;
-    if (!json) out << "profile: " << *profile_path << "\n";
+    if (!settings.json) out << "profile: " << *profile_path << "\n";
   }
-  if (!json) {
+  if (!settings.json) {
+    if (run.slice) {
+      out << absl::StrFormat("slice: %s, %d devices (%d replicas x %d partitions)\n",
+                             run.slice->timing.slice, devices, counts.replicas, counts.partitions);
+    }
     PrintTiming(timing, out);
+    if (run.slice && !run.slice->timing.collectives.empty()) PrintCollectives(run.slice->timing, out);
   }
   return 0;
 }
@@ -309,20 +376,41 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
   const std::string path = args.positional()[0];
   absl::StatusOr<int64_t> seed = args.GetInt("seed", 0);
   if (!seed.ok()) return usage_error(std::string(seed.status().message()));
+  RunSettings settings;
+  for (const char* flag : {"replicas", "partitions"}) {
+    if (!args.Has(flag)) continue;
+    absl::StatusOr<int64_t> n = args.GetInt(flag, 1);
+    if (!n.ok() || *n < 1) return usage_error(absl::StrCat("--", flag, " needs a positive number"));
+    (std::string(flag) == "replicas" ? settings.replicas : settings.partitions) = *n;
+  }
   absl::StatusOr<device::ChipSpec> spec = device::LoadChipSpec(args.GetOr("chip", "v4"));
   if (!spec.ok()) return usage_error(std::string(spec.status().message()));
-  const bool json = args.Has("json");
-  const bool timing_only = args.Has("timing-only");
-  const bool compare = args.Has("compare-reference");
-  const std::vector<std::string> arg_files = args.GetList("args");
-  const std::string out_dir = args.GetOr("out", "");
-  if (timing_only && (compare || !out_dir.empty() || !arg_files.empty())) {
+  if (std::optional<std::string> topology = args.Get("topology")) {
+    auto slice = device::LoadSlice(*topology, args.GetOr("chip", "v4"));
+    if (!slice.ok()) return usage_error(std::string(slice.status().message()));
+    if (args.Has("chip") && slice->spec.name() != spec->name()) {
+      return usage_error(absl::StrCat("--topology ", *topology, " is of chip ",
+                                      slice->spec.name(), ", --chip says ", spec->name()));
+    }
+    *spec = slice->spec;
+    settings.slice = *std::move(slice);
+  }
+  settings.path = path;
+  settings.seed = *seed;
+  settings.json = args.Has("json");
+  settings.timing_only = args.Has("timing-only");
+  settings.compare = args.Has("compare-reference");
+  settings.arg_files = args.GetList("args");
+  settings.out_dir = args.GetOr("out", "");
+  settings.profile = args.Get("profile");
+  if (settings.timing_only &&
+      (settings.compare || !settings.out_dir.empty() || !settings.arg_files.empty())) {
     return usage_error("--timing-only computes no values: drop --compare-reference, --out and --args");
   }
-  if (!out_dir.empty()) {
+  if (!settings.out_dir.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(out_dir, ec);
-    if (ec) return usage_error(absl::StrCat("cannot create ", out_dir, ": ", ec.message()));
+    std::filesystem::create_directories(settings.out_dir, ec);
+    if (ec) return usage_error(absl::StrCat("cannot create ", settings.out_dir, ": ", ec.message()));
   }
 
   ProgressLine progress;
@@ -333,14 +421,13 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
     err << "systolic run: " << loaded.status().message() << "\n";
     return 1;
   }
-  const bool several = loaded->size() > 1;
-  if (several && (!arg_files.empty() || !out_dir.empty() || args.Has("profile"))) {
+  settings.several = loaded->size() > 1;
+  if (settings.several &&
+      (!settings.arg_files.empty() || !settings.out_dir.empty() || settings.profile)) {
     progress.Finish();
     return usage_error(absl::StrCat(path, " holds ", loaded->size(),
                                     " modules; --args, --out and --profile need one"));
   }
-  const RunSettings settings{path,    *seed,   timing_only,         compare, json,
-                             arg_files, out_dir, args.Get("profile"), several};
   nlohmann::json modules = nlohmann::json::array();
   int exit_code = 0;
   for (HloFileModule& entry : *loaded) {
@@ -353,8 +440,8 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
     modules.push_back(std::move(report));
   }
   progress.Finish();
-  if (json) {
-    if (several) {
+  if (settings.json) {
+    if (settings.several) {
       out << nlohmann::json{{"file", path}, {"modules", modules}}.dump(2) << "\n";
     } else if (!modules.empty()) {
       out << modules[0].dump(2) << "\n";
@@ -365,8 +452,13 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
 
 const CommandRegistration kRegistration({
     .name = "run",
-    .summary = "compile a program, run it on a simulated chip: outputs, simulated time, op table",
+    .summary = "compile a program, run it on a simulated chip or slice: outputs, simulated time, op table",
     .options = {{"chip", "P", "chip preset or spec file (default v4)"},
+                {"topology", "PRESET:SHAPE",
+                 "run on a slice of chips, e.g. v4:2x2x2 (device d on chip d); a multi-device "
+                 "program without it runs on the squarest slice that holds it"},
+                {"replicas", "N", "replicas (default: the module's)"},
+                {"partitions", "M", "partitions (default: the module's)"},
                 {"seed", "S", "seed of the random arguments (default 0)"},
                 {"args", "A.npy,B.npy", "arguments from .npy files, one per parameter"},
                 {"out", "DIR", "write every output as a .npy file in DIR"},

@@ -102,6 +102,7 @@ absl::StatusOr<std::vector<Literal>> EvaluateSpmd(const HloModule& module,
   if (!failure_order.empty()) {
     const int64_t d = failure_order.front();
     const absl::Status& s = results[d].status();
+    if (devices == 1) return s;
     return absl::Status(s.code(), absl::StrCat("device ", d, " (replica ", d / partitions,
                                                ", partition ", d % partitions, "): ", s.message()));
   }

@@ -30,7 +30,7 @@ SpmdDeviceCounts RequiredDeviceCounts(const HloModule& module);
 // args_per_device[d] are the arguments of device d = replica * partitions +
 // partition; a single entry is given to every device. Returns each device's
 // result in device order, or the error of the first device that failed
-// (naming it).
+// (naming it when there are several).
 absl::StatusOr<std::vector<Literal>> EvaluateSpmd(const HloModule& module,
                                                   absl::Span<const std::vector<Literal>> args_per_device,
                                                   int64_t replicas, int64_t partitions,

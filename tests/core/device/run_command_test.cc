@@ -95,6 +95,92 @@ TEST(RunCommand, BadInputIsAClearError) {
   EXPECT_THAT(args.out, HasSubstr("4 parameters"));
 }
 
+// Four replicas sum their vectors: a value every device must agree on.
+constexpr char kSummedReplicas[] = R"(HloModule summed, replica_count=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[1024] parameter(0)
+  ROOT y = f32[1024] all-reduce(x), replica_groups={}, to_apply=add
+}
+)";
+
+std::string WriteText(const std::string& name, const std::string& text) {
+  const std::string path = TempPath(name);
+  FILE* f = std::fopen(path.c_str(), "w");
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  return path;
+}
+
+TEST(RunCommand, OnASliceEachCollectiveHasItsTimeAndBytes) {
+  const std::string profile = TempPath("allgather.sysprof");
+  Result r = RunCli("run " + Sample("allgather_overlap.hlo") +
+                        " --topology v4:2x2x2 --timing-only --json --profile " + profile,
+                    /*with_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["topology"], "v4:2x2x2");
+  EXPECT_EQ(j["devices"], 8);
+  EXPECT_EQ(j["partitions"], 8);
+  ASSERT_EQ(j["collectives"].size(), 1u);
+  const nlohmann::json& gather = j["collectives"][0];
+  EXPECT_EQ(gather["collective"], "all-gather");
+  EXPECT_EQ(gather["bytes"], 4096 * 4096 * 2);  // the gathered bf16 weights
+  const double seconds = gather["simulated_seconds"].get<double>();
+  EXPECT_GT(seconds, 0);
+  // The chip spends it on its ICI unit, inside the run.
+  bool on_ici = false;
+  for (const auto& op : j["ops"]) {
+    if (op["unit"] != "ICI") continue;
+    on_ici = true;
+    EXPECT_NEAR(op["seconds"].get<double>(), seconds, 1e-8);
+  }
+  EXPECT_TRUE(on_ici);
+  EXPECT_GE(j["simulated_seconds"].get<double>(), seconds);
+
+  Result info = RunCli("info " + profile + " --json", /*with_stderr=*/false);
+  ASSERT_EQ(info.exit_code, 0) << info.out;
+  const nlohmann::json p = nlohmann::json::parse(info.out);
+  EXPECT_GT(p["timeline"]["flows"].get<int>(), 0) << info.out;
+}
+
+TEST(RunCommand, OnASliceEveryDeviceMatchesEval) {
+  const std::string hlo = WriteText("summed.hlo", kSummedReplicas);
+  Result run = RunCli("run " + hlo + " --topology v5e:2x2 --seed 3 --json --compare-reference",
+                      /*with_stderr=*/false);
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  Result eval = RunCli("eval " + hlo + " --seed 3 --json", /*with_stderr=*/false);
+  ASSERT_EQ(eval.exit_code, 0) << eval.out;
+  const nlohmann::json r = nlohmann::json::parse(run.out);
+  const nlohmann::json e = nlohmann::json::parse(eval.out)["modules"][0];
+  ASSERT_EQ(r["device_outputs"].size(), 4u);
+  ASSERT_EQ(e["devices"].size(), 4u);
+  for (int d = 0; d < 4; ++d) {
+    EXPECT_EQ(r["device_outputs"][d]["outputs"][0]["value"], e["devices"][d]["outputs"][0]["value"]);
+  }
+  EXPECT_EQ(r["device_outputs"][0]["outputs"][0]["value"],
+            r["device_outputs"][3]["outputs"][0]["value"]);
+  EXPECT_EQ(r["max_abs_diff"].get<double>(), 0);
+  ASSERT_EQ(r["collectives"].size(), 1u);
+  EXPECT_EQ(r["collectives"][0]["bytes"], 4096);
+}
+
+TEST(RunCommand, ASliceTooSmallOrOfAnotherChipIsAClearError) {
+  Result small = RunCli("run " + Sample("allgather_overlap.hlo") + " --topology v4:2x2");
+  EXPECT_EQ(small.exit_code, 1);
+  EXPECT_THAT(small.out, HasSubstr("8 devices"));
+  EXPECT_THAT(small.out, HasSubstr("4 chips"));
+  Result shape = RunCli("run " + Sample("allgather_overlap.hlo") + " --topology v5e:2x2x2");
+  EXPECT_EQ(shape.exit_code, 2);
+  Result chips = RunCli("run " + Sample("allgather_overlap.hlo") + " --chip v5e --topology v4:2x2x2");
+  EXPECT_EQ(chips.exit_code, 2);
+  EXPECT_THAT(chips.out, HasSubstr("--chip says v5e"));
+}
+
 TEST(ProfileCommand, WritesTheProfileOfEveryStepForInfoAndTheStudio) {
   const std::string path = TempPath("profiled.sysprof");
   Result r = RunCli("profile " + Sample("mlp_layer.hlo") + " --chip v5e --steps 4 -o " + path +
@@ -120,6 +206,22 @@ TEST(ProfileCommand, WritesTheProfileOfEveryStepForInfoAndTheStudio) {
   EXPECT_EQ(i["compiles"]["cache_misses"], 1);
   EXPECT_EQ(i["chip"]["name"], "v5e");
   EXPECT_EQ(i["stages"], j["stages"]);
+}
+
+TEST(ProfileCommand, AShardedProgramIsProfiledOnItsSlice) {
+  const std::string path = TempPath("sharded.sysprof");
+  Result r = RunCli("profile " + Sample("allgather_overlap.hlo") + " --topology v5e:4x2 --steps 2 -o " +
+                        path + " --json",
+                    /*with_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["chip"], "v5e");
+  EXPECT_EQ(j["topology"], "4x2");
+  Result info = RunCli("info " + path + " --json", /*with_stderr=*/false);
+  ASSERT_EQ(info.exit_code, 0) << info.out;
+  const nlohmann::json i = nlohmann::json::parse(info.out);
+  EXPECT_EQ(i["timeline"]["chips"], 8) << info.out;
+  EXPECT_GT(i["timeline"]["flows"].get<int>(), 0);
 }
 
 TEST(ProfileCommand, BadInputIsAClearErrorAndWritesNothing) {
