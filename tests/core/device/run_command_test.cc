@@ -169,6 +169,44 @@ TEST(RunCommand, OnASliceEveryDeviceMatchesEval) {
   EXPECT_EQ(r["collectives"][0]["bytes"], 4096);
 }
 
+TEST(RunCommand, TimingOnlyGivesTheSameTimesAsAFullRun) {
+  const std::string hlo = WriteText("summed_timing.hlo", kSummedReplicas);
+  for (const std::string& target : {Sample("mlp_layer.hlo") + " --chip v5e",
+                                    hlo + " --topology v4:2x2"}) {
+    Result full = RunCli("run " + target + " --json", /*with_stderr=*/false);
+    Result timed = RunCli("run " + target + " --json --timing-only", /*with_stderr=*/false);
+    ASSERT_EQ(full.exit_code, 0) << full.out;
+    ASSERT_EQ(timed.exit_code, 0) << timed.out;
+    const nlohmann::json f = nlohmann::json::parse(full.out);
+    const nlohmann::json t = nlohmann::json::parse(timed.out);
+    EXPECT_EQ(f["cycles"], t["cycles"]) << target;
+    EXPECT_EQ(f["ops"], t["ops"]) << target;
+    EXPECT_FALSE(t.contains("outputs") || t.contains("device_outputs"));
+  }
+}
+
+TEST(RunCommand, APodTrainingStepIsTimedWithoutValues) {
+  // A billion bf16 weights on each of 4,096 chips: far beyond what the host
+  // could compute, timed from shapes alone.
+  Result r = RunCli("run " + Sample("pod_training_step.hlo") +
+                        " --topology v4:16x16x16 --timing-only --json",
+                    /*with_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["devices"], 4096);
+  ASSERT_EQ(j["collectives"].size(), 1u);
+  EXPECT_EQ(j["collectives"][0]["bytes"], int64_t(32768) * 32768 * 4);
+  const double all_reduce = j["collectives"][0]["simulated_seconds"].get<double>();
+  // A torus all-reduce moves about the buffer once each way along the
+  // longest axis: S / (2 links x 45 GB/s) x 2 x 15/16, plus the short axes.
+  const double bytes = 32768.0 * 32768 * 4;
+  const double longest_axis = 2 * (15.0 / 16) * (bytes / 2) / 45e9;
+  EXPECT_GT(all_reduce, longest_axis);
+  EXPECT_LT(all_reduce, 1.2 * longest_axis);
+  EXPECT_GT(j["simulated_seconds"].get<double>(), all_reduce);
+  EXPECT_GT(j["tflops"].get<double>(), 0);
+}
+
 TEST(RunCommand, ASliceTooSmallOrOfAnotherChipIsAClearError) {
   Result small = RunCli("run " + Sample("allgather_overlap.hlo") + " --topology v4:2x2");
   EXPECT_EQ(small.exit_code, 1);
