@@ -10,16 +10,12 @@
 #include "core/trace/device_topology.h"
 
 namespace systolic::device {
-namespace {
-
 absl::StatusOr<Slice> MakeSlice(ChipSpec spec, std::vector<int64_t> bounds) {
   // "4x4" comes back as 4x4x1: the trailing axes of one chip were not written.
   while (bounds.size() > 1 && bounds.back() == 1) bounds.pop_back();
   SYSTOLIC_ASSIGN_OR_RETURN(IciTopology topology, IciTopology::Create(spec, bounds));
   return Slice{std::move(spec), std::move(topology)};
 }
-
-}  // namespace
 
 absl::StatusOr<TopologyText> ParseTopologyText(absl::string_view text) {
   TopologyText topology;

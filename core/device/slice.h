@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -27,6 +28,9 @@ struct Slice {
   // "v4:2x2x2"
   std::string Name() const;
 };
+
+// Chips of `spec` along each axis (trailing axes of one chip dropped).
+absl::StatusOr<Slice> MakeSlice(ChipSpec spec, std::vector<int64_t> bounds);
 
 // Errors: text that is not a topology, an unknown chip, a shape the chip's
 // interconnect cannot form.

@@ -4,6 +4,7 @@
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_timing.h"
+#include "core/device/slice_timing.h"
 #include "core/hlo/status_macros.h"
 #include "core/runtime/evaluator_runner.h"
 #include "core/device/slice.h"
@@ -36,18 +37,36 @@ class SystolicExecutable : public BackendExecutable {
   ExecutionTiming timing_;
 };
 
-// One chip's simulated time for `module`; unavailable (with the reason) when
-// the module cannot be compiled or lowered, which does not stop its values.
-ExecutionTiming SimulateTiming(const HloModule& module, const device::ChipSpec& spec) {
-  absl::StatusOr<device::TimedCompilation> timed = device::CompileAndTime(module.Clone(), spec);
-  if (!timed.ok()) {
-    return ExecutionTiming{false, 0, 0,
-                           absl::StrCat("no simulated time: ", timed.status().message())};
-  }
-  const device::ProgramTiming& t = timed->timing;
+ExecutionTiming Unavailable(const absl::Status& why) {
+  return ExecutionTiming{false, 0, 0, absl::StrCat("no simulated time: ", why.message())};
+}
+
+ExecutionTiming Simulated(const device::ProgramTiming& t, const std::string& where) {
   return ExecutionTiming{true, t.cycles, int64_t(t.seconds * 1e12),
-                         absl::StrCat("simulated on ", spec.name(), ": ", t.cycles, " cycles, ",
+                         absl::StrCat("simulated on ", where, ": ", t.cycles, " cycles, ",
                                       t.ops.size(), " kernels")};
+}
+
+// The simulated time of `module` on one chip, or (several devices) on the
+// client's slice when it has a chip per device, else on the squarest slice
+// that holds them; unavailable (with the reason) when the module cannot be
+// compiled or lowered, which does not stop its values.
+ExecutionTiming SimulateTiming(const HloModule& module, const device::ChipSpec& spec,
+                               const std::array<int64_t, 3>& bounds, SpmdDeviceCounts devices) {
+  const int64_t count = devices.replicas * devices.partitions;
+  if (count <= 1) {
+    auto timed = device::CompileAndTime(module.Clone(), spec);
+    if (!timed.ok()) return Unavailable(timed.status());
+    return Simulated(timed->timing, spec.name());
+  }
+  auto slice = device::MakeSlice(spec, {bounds.begin(), bounds.end()});
+  if (!slice.ok() || slice->topology.chip_count() < count) {
+    slice = device::SliceForDevices(spec, count);
+  }
+  if (!slice.ok()) return Unavailable(slice.status());
+  auto timed = device::CompileAndTimeOnSlice(module.Clone(), *slice, devices);
+  if (!timed.ok()) return Unavailable(timed.status());
+  return Simulated(timed->timing.chip, slice->Name());
 }
 
 class SystolicBackend : public Backend {
@@ -85,6 +104,7 @@ class SystolicBackend : public Backend {
     platform.topology.platform_name = "systolic";
     platform.topology.chip = chip;
     platform.topology.bounds = topology.bounds;
+    bounds_ = topology.bounds;
     platform.topology.cores_per_chip = cores;
     bool torus_3d = spec_.ici().topology() == device::TORUS_3D;
     bool torus_2d = spec_.ici().topology() == device::TORUS_2D;
@@ -119,7 +139,12 @@ class SystolicBackend : public Backend {
     if (!options.chip.empty() && options.chip != chip_) {
       SYSTOLIC_ASSIGN_OR_RETURN(spec, device::LoadChipSpec(options.chip));
     }
-    ExecutionTiming timing = SimulateTiming(module, spec);
+    // 0 replicas or partitions: the module's.
+    const SpmdDeviceCounts needed = RequiredDeviceCounts(module);
+    ExecutionTiming timing = SimulateTiming(
+        module, spec, bounds_,
+        {options.num_replicas > 0 ? options.num_replicas : needed.replicas,
+         options.num_partitions > 0 ? options.num_partitions : needed.partitions});
     return std::make_unique<SystolicExecutable>(std::move(spec), options.num_replicas,
                                                 options.num_partitions, std::move(timing));
   }
@@ -136,6 +161,7 @@ class SystolicBackend : public Backend {
  private:
   std::string chip_;
   device::ChipSpec spec_;
+  std::array<int64_t, 3> bounds_ = {1, 1, 1};  // the client's chips per axis
 };
 
 }  // namespace
