@@ -49,6 +49,7 @@ ShardingCanvas::ShardingCanvas(QWidget* parent) : QWidget(parent) {
 
 void ShardingCanvas::SetTopology(const trace::TopologyRecord& topology) {
   topology_ = topology;
+  traffic_ = trace::LinkTrafficMap(topology_);
   selected_chip_ = -1;
   Relayout();
   update();
@@ -197,12 +198,7 @@ void ShardingCanvas::paintEvent(QPaintEvent*) {
   if (layout_) PaintTensor(painter);
 }
 
-void ShardingCanvas::PaintTopology(QPainter& painter) {
-  const StudioPalette& palette = StudioPalette::Get();
-  QFont title = font();
-  title.setBold(true);
-  painter.setFont(title);
-  painter.setPen(palette.muted_text);
+QString ShardingCanvas::Heading() const {
   QString heading = QStringLiteral("Topology %1 · %2 chips")
                         .arg(QString::fromStdString(topology_.shape))
                         .arg(topology_.chips.size());
@@ -211,7 +207,31 @@ void ShardingCanvas::PaintTopology(QPainter& painter) {
     if (topology_.wraparound[a]) wraps << QString("xyz"[std::min<size_t>(a, 2)]);
   }
   if (!wraps.isEmpty()) heading += QStringLiteral(" · wraps around in %1").arg(wraps.join(", "));
-  painter.drawText(QPointF(topology_area_.left(), kMargin), heading);
+  if (traffic_.busiest_bytes() > 0) {
+    heading += QStringLiteral(" · ICI traffic: busiest link %1").arg(SizeText(traffic_.busiest_bytes()));
+  }
+  return heading;
+}
+
+QPen ShardingCanvas::LinkPen(int32_t a, int32_t b, int axis, const QPen& idle) const {
+  if (traffic_.busiest_bytes() == 0) return idle;
+  const double share = traffic_.Share(a, b, axis);
+  if (share <= 0) return QPen(QColor(0xd6, 0xd3, 0xd1), 1.2, idle.style());
+  // Pale amber for light traffic to deep red for the busiest link.
+  const QColor light(0xfd, 0xba, 0x74), heavy(0xb9, 0x1c, 0x1c);
+  auto mix = [share](int from, int to) { return int(from + (to - from) * share); };
+  const QColor colour(mix(light.red(), heavy.red()), mix(light.green(), heavy.green()),
+                      mix(light.blue(), heavy.blue()));
+  return QPen(colour, 1.5 + 4.5 * share, idle.style());
+}
+
+void ShardingCanvas::PaintTopology(QPainter& painter) {
+  const StudioPalette& palette = StudioPalette::Get();
+  QFont title = font();
+  title.setBold(true);
+  painter.setFont(title);
+  painter.setPen(palette.muted_text);
+  painter.drawText(QPointF(topology_area_.left(), kMargin), Heading());
 
   // Index chips by coordinates to find neighbours.
   const std::vector<int32_t>& dims = topology_.dims;
@@ -233,7 +253,7 @@ void ShardingCanvas::PaintTopology(QPainter& painter) {
       next[axis] += 1;
       const int j = find(next);
       if (j >= 0) {
-        painter.setPen(link);
+        painter.setPen(LinkPen(chip.id, topology_.chips[size_t(j)].id, int(axis), link));
         const QRectF to = chip_rects_[size_t(j)];
         if (axis == 0) {
           painter.drawLine(QPointF(from.right(), from.center().y()), QPointF(to.left(), to.center().y()));
@@ -251,7 +271,7 @@ void ShardingCanvas::PaintTopology(QPainter& painter) {
         if (k < 0) continue;
         const QRectF to = chip_rects_[size_t(k)];
         QPainterPath arc;
-        painter.setPen(wrap);
+        painter.setPen(LinkPen(chip.id, topology_.chips[size_t(k)].id, int(axis), wrap));
         if (axis == 0) {
           const double lift = std::max(12.0, RowGap() * 0.8);
           const QPointF a(from.center().x(), from.top()), b(to.center().x(), to.top());

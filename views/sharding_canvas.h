@@ -3,14 +3,18 @@
 // neighbours and wrap-around links as arcs, each chip labelled with its id,
 // coordinates and the tile it holds, one colour per distinct tile; beside
 // it the tensor as its tile grid (two chosen dimensions) labelled with the
-// devices holding each tile.
+// devices holding each tile. When the profile recorded ICI traffic, each
+// link is coloured and thickened by its share of the busiest link's bytes
+// (a heat map of the run's traffic).
 #pragma once
 
 #include <QColor>
+#include <QPen>
 #include <QRectF>
 #include <QWidget>
 #include <optional>
 
+#include "core/trace/link_traffic.h"
 #include "core/trace/tensor_layout.h"
 #include "core/trace/topology_record.h"
 
@@ -37,6 +41,10 @@ class ShardingCanvas : public QWidget {
   // The text drawn in chip `id`.
   QString ChipLabel(int32_t id) const;
   int selected_chip() const { return selected_chip_; }
+  // The heading over the chips ("Topology 2x2x2 · 8 chips · ...").
+  QString Heading() const;
+  // How the link between chips `a` and `b` along `axis` is drawn.
+  QPen LinkPen(int32_t a, int32_t b, int axis, const QPen& idle) const;
 
   QSize sizeHint() const override { return {900, 520}; }
 
@@ -57,6 +65,7 @@ class ShardingCanvas : public QWidget {
   double ColumnGap() const;
 
   trace::TopologyRecord topology_;
+  trace::LinkTrafficMap traffic_{trace::TopologyRecord{}};
   std::optional<trace::TensorLayout> layout_;
   int grid_rows_ = 0, grid_columns_ = 1;
   std::vector<QRectF> chip_rects_;  // by index into topology_.chips

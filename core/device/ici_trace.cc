@@ -49,6 +49,18 @@ trace::TopologyRecord TopologyRecordOf(const IciTopology& topology, const ChipSp
   return record;
 }
 
+void AddLinkTraffic(const SliceTiming& timing, int64_t steps, trace::TopologyRecord& record) {
+  for (const CollectiveTiming& collective : timing.collectives) {
+    const IciSimulation& sim = collective.simulation;
+    for (size_t link = 0; link < record.links.size(); ++link) {
+      if (link < sim.link_bytes.size()) record.links[link].bytes += steps * sim.link_bytes[link];
+      if (link < sim.link_busy_seconds.size()) {
+        record.links[link].busy_ps += steps * SecondsToPs(sim.link_busy_seconds[link]);
+      }
+    }
+  }
+}
+
 void AddIciTransfers(const Slice& slice, const SliceTiming& timing, int64_t steps,
                      trace::Timeline& timeline) {
   const std::vector<int32_t> plane_of = PlaneOfDevice(timeline, timing.device_count());

@@ -23,6 +23,10 @@ inline constexpr int64_t kMaxChipPlanes = 64;
 
 trace::TopologyRecord TopologyRecordOf(const IciTopology& topology, const ChipSpec& spec);
 
+// Adds each link's traffic over `steps` runs to `record` (made by
+// TopologyRecordOf for the same topology: its links in the same order).
+void AddLinkTraffic(const SliceTiming& timing, int64_t steps, trace::TopologyRecord& record);
+
 // Adds the transfers to the device planes already in `timeline` (plane
 // chip_id = device); transfers to or from devices without a plane are left
 // out. Each of `steps` back-to-back runs repeats them.

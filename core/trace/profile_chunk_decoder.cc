@@ -44,7 +44,7 @@ TopologyRecord DecodeTopology(const proto::Topology& in) {
   }
   for (const proto::TopologyLink& l : in.links()) {
     out.links.push_back({l.source_chip(), l.target_chip(), l.axis(), l.direction(),
-                         l.bandwidth_bytes_per_second(), l.latency_ps()});
+                         l.bandwidth_bytes_per_second(), l.latency_ps(), l.bytes(), l.busy_ps()});
   }
   return out;
 }

@@ -46,6 +46,8 @@ void EncodeTopology(const TopologyRecord& in, proto::Topology* out) {
     l->set_direction(link.direction);
     l->set_bandwidth_bytes_per_second(link.bandwidth_bytes_per_second);
     l->set_latency_ps(link.latency_ps);
+    l->set_bytes(link.bytes);
+    l->set_busy_ps(link.busy_ps);
   }
 }
 

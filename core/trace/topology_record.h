@@ -21,6 +21,9 @@ struct TopologyLink {
   int32_t direction = 1;  // +1 or -1 along the axis
   double bandwidth_bytes_per_second = 0;
   int64_t latency_ps = 0;
+  // Traffic over the profile's runs: bytes carried, time carrying a stream.
+  int64_t bytes = 0;
+  int64_t busy_ps = 0;
   friend bool operator==(const TopologyLink&, const TopologyLink&) = default;
 };
 

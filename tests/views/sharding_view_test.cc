@@ -12,6 +12,7 @@
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/sharding_tiles.h"
 #include "core/stablehlo/program_file.h"
+#include "core/trace/device_topology.h"
 #include "core/trace/program_profile.h"
 #include "tests/views/view_test_profile.h"
 #include "views/sharding_canvas.h"
@@ -122,6 +123,32 @@ class ShardingViewTest : public QObject {
       }
     }
     QVERIFY(checked > 20);
+  }
+
+  void linksAreAHeatMapOfTheRunsTraffic() {
+    trace::TopologyRecord ring = trace::TopologyForDevices(5);
+    ShardingCanvas canvas;
+    canvas.SetTopology(ring);
+    const QPen idle(Qt::gray, 2);
+    // No traffic recorded: links drawn plain, nothing said about ICI.
+    QCOMPARE(canvas.LinkPen(0, 1, 0, idle), idle);
+    QVERIFY(!canvas.Heading().contains("ICI"));
+    for (trace::TopologyLink& link : ring.links) {
+      if (link.source_chip == 0 && link.target_chip == 1) link.bytes = 4 << 20;
+      if (link.source_chip == 1 && link.target_chip == 2) link.bytes = 1 << 20;
+    }
+    canvas.SetTopology(ring);
+    QVERIFY2(canvas.Heading().contains("ICI traffic: busiest link 4 MiB"), qPrintable(canvas.Heading()));
+    const QPen busiest = canvas.LinkPen(1, 0, 0, idle);
+    const QPen light = canvas.LinkPen(1, 2, 0, idle);
+    const QPen unused = canvas.LinkPen(3, 4, 0, idle);
+    QVERIFY(busiest.widthF() > light.widthF());
+    QVERIFY(light.widthF() > unused.widthF());
+    QVERIFY(busiest.color().red() < light.color().red());  // deeper red
+    QVERIFY(busiest.color() != unused.color());
+    canvas.resize(900, 520);
+    QImage image(canvas.size(), QImage::Format_ARGB32);
+    canvas.render(&image);
   }
 
   void aProfilesStageIsReadWhenAsked() {

@@ -144,6 +144,28 @@ TEST(SliceTiming, ProfileShowsEveryDeviceAndTheTransfersBetweenThem) {
   }
 }
 
+TEST(SliceTiming, LinkTrafficIsWhatTheTransfersCarried) {
+  const Slice slice = Load("v4:2x2x2");
+  auto timed = CompileAndTimeOnSlice(Parse(kDataParallelStep), slice);
+  ASSERT_TRUE(timed.ok()) << timed.status();
+  trace::TopologyRecord record = TopologyRecordOf(slice.topology, slice.spec);
+  AddLinkTraffic(timed->timing, 3, record);
+  // Each transfer crosses the links of its route once a step.
+  int64_t carried = 0;
+  const CollectiveTiming& all_reduce = timed->timing.collectives[0];
+  for (size_t i = 0; i < all_reduce.transfers.size(); ++i) {
+    carried += 3 * all_reduce.transfers[i].bytes *
+               int64_t(all_reduce.simulation.transfers[i].links.size());
+  }
+  int64_t recorded = 0;
+  for (const trace::TopologyLink& link : record.links) {
+    recorded += link.bytes;
+    EXPECT_LE(link.busy_ps, 3 * CyclesToPs(slice.spec, timed->timing.chip.cycles));
+  }
+  EXPECT_GT(carried, 0);
+  EXPECT_EQ(recorded, carried);
+}
+
 TEST(SliceTiming, BigSlicesShowTheFirstDevices) {
   auto module = Parse(R"(
 HloModule wide, replica_count=128

@@ -81,7 +81,7 @@ Profile MakeSampleProfile(const SampleOptions& options) {
   p.topology.dims = {2, 2};
   p.topology.wraparound = {true, false};
   for (int c = 0; c < options.chips; ++c) p.topology.chips.push_back({c, {c % 2, c / 2}});
-  p.topology.links.push_back({0, 1, 0, 1, 45e9, 1000});
+  p.topology.links.push_back({0, 1, 0, 1, 45e9, 1000, 1 << 20, 25'000'000});
   p.topology.links.push_back({1, 0, 0, -1, 45e9, 1000});
 
   p.programs.push_back(MakeProgram(1));

@@ -8,6 +8,7 @@
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_parser.h"
 #include "core/trace/device_topology.h"
+#include "core/trace/link_traffic.h"
 #include "core/trace/memory_timeline.h"
 #include "core/trace/module_text_diff.h"
 #include "core/trace/program_profile.h"
@@ -152,6 +153,24 @@ TEST(DeviceTopology, NearlySquareTorus) {
   EXPECT_EQ(eight.links.size(), 8u * 3u);
   EXPECT_EQ(TopologyForDevices(7).shape, "7");
   EXPECT_EQ(TopologyForDevices(16).shape, "4x4");
+}
+
+TEST(LinkTraffic, PairsAddBothDirectionsAndScaleToTheBusiest) {
+  TopologyRecord ring = TopologyForDevices(5);  // a ring: 0-1-2-3-4-0
+  for (TopologyLink& link : ring.links) {
+    // 0 <-> 1 carries 3 MiB one way and 1 MiB back; 1 -> 2 carries 1 MiB.
+    if (link.source_chip == 0 && link.target_chip == 1) link.bytes = 3 << 20, link.busy_ps = 70;
+    if (link.source_chip == 1 && link.target_chip == 0) link.bytes = 1 << 20, link.busy_ps = 20;
+    if (link.source_chip == 1 && link.target_chip == 2) link.bytes = 1 << 20, link.busy_ps = 20;
+  }
+  const LinkTrafficMap traffic(ring);
+  EXPECT_EQ(traffic.busiest_bytes(), 4 << 20);
+  EXPECT_EQ(traffic.busiest_busy_ps(), 70);
+  EXPECT_EQ(traffic.Between(1, 0, 0).bytes, 4 << 20);
+  EXPECT_EQ(traffic.Between(0, 1, 0).busy_ps, 70);
+  EXPECT_DOUBLE_EQ(traffic.Share(2, 1, 0), 0.25);
+  EXPECT_DOUBLE_EQ(traffic.Share(2, 3, 0), 0);
+  EXPECT_DOUBLE_EQ(LinkTrafficMap(TopologyForDevices(5)).Share(0, 1, 0), 0);
 }
 
 TEST(ProgramProfile, ProgramFileGetsChipsAndMemory) {
