@@ -37,6 +37,20 @@ double DmaBytesPerCycle(const ChipSpec& spec) {
   return spec.dma().bandwidth_gb_per_second() * 1e9 / ClockHz(spec);
 }
 
+namespace {
+
+int64_t NsToCycles(const ChipSpec& spec, double ns) {
+  return int64_t(std::ceil(ns * spec.clock_mhz() / 1000 - 1e-9));
+}
+
+}  // namespace
+
+int64_t DmaLatencyCycles(const ChipSpec& spec) { return NsToCycles(spec, spec.dma().latency_ns()); }
+
+int64_t KernelIssueCycles(const ChipSpec& spec) {
+  return NsToCycles(spec, spec.scalar_unit().kernel_issue_ns());
+}
+
 double IciBytesPerSecondPerLink(const ChipSpec& spec) {
   return spec.ici().bandwidth_gb_per_second_per_link() * 1e9;
 }

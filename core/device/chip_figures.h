@@ -21,6 +21,10 @@ int64_t HbmBytes(const ChipSpec& spec);   // per chip
 double HbmBytesPerSecond(const ChipSpec& spec);
 double HbmBytesPerCycle(const ChipSpec& spec);
 double DmaBytesPerCycle(const ChipSpec& spec);  // of one engine
+// Cycles from a DMA's issue to its first byte, rounded up.
+int64_t DmaLatencyCycles(const ChipSpec& spec);
+// Cycles the scalar unit spends issuing one kernel, rounded up.
+int64_t KernelIssueCycles(const ChipSpec& spec);
 double IciBytesPerSecondPerLink(const ChipSpec& spec);
 // Elements of one vreg: lanes × sublanes.
 int64_t VregElements(const ChipSpec& spec);

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/descriptor.h"
@@ -18,6 +19,9 @@ using google::protobuf::Reflection;
 
 // The one field a spec may leave out.
 bool IsOptionalField(const FieldDescriptor& field) { return field.name() == "description"; }
+
+// Durations (in ns) may be zero: an ideal chip without that latency.
+bool MayBeZero(const FieldDescriptor& field) { return absl::EndsWith(field.name(), "_ns"); }
 
 // Walks the message by reflection so that a field added to the schema is
 // checked without touching this file.
@@ -35,7 +39,11 @@ void CheckMessage(const Message& message, const std::string& prefix,
       continue;
     }
     auto check_positive = [&](double value) {
-      if (!std::isfinite(value) || value <= 0) {
+      if (MayBeZero(field)) {
+        if (!std::isfinite(value) || value < 0) {
+          problems.push_back(absl::StrCat(path, " must not be negative, got ", value));
+        }
+      } else if (!std::isfinite(value) || value <= 0) {
         problems.push_back(absl::StrCat(path, " must be positive, got ", value));
       }
     };

@@ -1,4 +1,5 @@
-// Checks that a ChipSpec describes a chip: every field present and positive.
+// Checks that a ChipSpec describes a chip: every field present and positive
+// (a duration in ns may be zero).
 #pragma once
 
 #include "absl/status/status.h"

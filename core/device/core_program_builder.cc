@@ -64,6 +64,13 @@ OpId CoreProgramBuilder::AddKernel(const std::string& instruction,
   for (const TileStep& s : steps) streams[s.stream] = true;
   const size_t lookahead = streams.size();
 
+  DeviceOp issue;
+  issue.name = absl::StrCat(instruction, "/issue");
+  issue.unit = ScalarUnit();
+  issue.work = KernelIssueWork{};
+  issue.deps = after;
+  const std::vector<OpId> issued = {Add(instruction, std::move(issue))};
+
   std::vector<OpId> compute(n, -1);
   std::vector<std::vector<OpId>> loads(n);
   std::vector<std::vector<VmemBufferId>> load_buffers(n);
@@ -81,7 +88,7 @@ OpId CoreProgramBuilder::AddKernel(const std::string& instruction,
       op.name = name;
       op.unit = NextLoadEngine();
       op.work = DmaWork{step.in_bytes[j], DmaDirection::kHbmToVmem};
-      op.deps = after;
+      op.deps = issued;
       if (two_back[i] >= 0) op.deps.push_back(compute[two_back[i]]);
       op.allocates = {buffer};
       loads[i].push_back(Add(instruction, std::move(op)));
@@ -104,7 +111,7 @@ OpId CoreProgramBuilder::AddKernel(const std::string& instruction,
     op.unit = step.unit;
     op.work = step.work;
     op.deps = loads[i];
-    if (loads[i].empty()) op.deps.insert(op.deps.end(), after.begin(), after.end());
+    if (loads[i].empty()) op.deps.insert(op.deps.end(), issued.begin(), issued.end());
     op.frees = load_buffers[i];
     if (step.opens_output && step.output_bytes > 0) {
       std::deque<OpId>& w = written[step.stream];
@@ -144,8 +151,13 @@ OpId CoreProgramBuilder::AddKernel(const std::string& instruction,
       if (w.size() > 2) w.pop_front();
     }
   }
-  if (work.empty()) work = after;
-  return AddFixed(instruction, "done", FixedWork{0, 0}, work);
+  if (work.empty()) work = issued;
+  DeviceOp done;
+  done.name = absl::StrCat(instruction, "/done");
+  done.unit = ScalarUnit();
+  done.work = JoinWork{};
+  done.deps = std::move(work);
+  return Add(instruction, std::move(done));
 }
 
 }  // namespace systolic::device

@@ -39,9 +39,10 @@ class CoreProgramBuilder {
   // back and the others load operands, so write-backs never hold up loads.
   CoreProgramBuilder(CoreProgram* program, int dma_engines);
 
-  // Appends one instruction's kernel; its loads wait for `after` (producers,
-  // fences). Returns the kernel's zero-cycle "done" op on the scalar unit,
-  // which ends when all of its work has.
+  // Appends one instruction's kernel: the scalar unit issues it once
+  // `after` (producers, fences) has ended, then its loads run. Returns the
+  // kernel's "done" join (on the scalar unit's lane), which ends when all of
+  // its work has.
   OpId AddKernel(const std::string& instruction, const std::vector<TileStep>& steps,
                  const std::vector<OpId>& after);
   // A single op of known length on `unit` (the scalar unit unless given).

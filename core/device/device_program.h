@@ -64,7 +64,15 @@ struct FixedWork {
   double flops = 0;
 };
 
-using OpWork = std::variant<MatmulWork, VectorWork, DmaWork, FixedWork>;
+// The scalar unit issuing one kernel; its length comes from the chip spec.
+struct KernelIssueWork {};
+
+// Nothing to do: ends as soon as its dependencies have, without waiting for
+// its unit or holding up the unit's other ops (a kernel's "done").
+struct JoinWork {};
+
+using OpWork =
+    std::variant<MatmulWork, VectorWork, DmaWork, FixedWork, KernelIssueWork, JoinWork>;
 
 using OpId = int32_t;         // index into CoreProgram::ops()
 using VmemBufferId = int32_t;  // index into CoreProgram::buffers()

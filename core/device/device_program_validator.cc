@@ -39,7 +39,9 @@ absl::Status ValidateChipProgram(const ChipSpec& spec, const ChipProgram& progra
       const bool on_dma = op.unit.kind == UnitKind::kDma;
       const bool is_matmul = std::holds_alternative<MatmulWork>(op.work);
       if (is_dma != on_dma || (is_matmul && op.unit.kind != UnitKind::kMxu) ||
-          (std::holds_alternative<VectorWork>(op.work) && op.unit.kind != UnitKind::kVector)) {
+          (std::holds_alternative<VectorWork>(op.work) && op.unit.kind != UnitKind::kVector) ||
+          (std::holds_alternative<KernelIssueWork>(op.work) &&
+           op.unit.kind != UnitKind::kScalar)) {
         return absl::InvalidArgumentError(absl::StrCat(
             where(), ": its work cannot run on ", CoreUnits::Name(op.unit)));
       }

@@ -21,9 +21,12 @@ struct OpState {
   OpCost cost;
   int pending_deps = 0;
   std::vector<OpId> users;
-  int64_t start = -1;
-  int64_t stall_wait = 0;
+  int64_t issued = -1;
   StallCause blocked_by = StallCause::kNone;
+  // DMA: its first byte may move from `bytes_ready_at` (issue + latency), and
+  // moves once the descriptors before it on its engine have streamed.
+  int64_t bytes_ready_at = 0;
+  int64_t streaming_since = -1;
   // DMA progress: bytes left as of `updated`, at `rate` bytes per cycle.
   double remaining = 0;
   double rate = 0;
@@ -31,13 +34,20 @@ struct OpState {
   int64_t generation = 0;  // bumps when the rate changes; older events are stale
 };
 
+// A unit issues its ops in program order and they end in that order. A DMA
+// engine keeps several descriptors in flight (their latencies overlap the
+// streaming of the one before); every other unit runs one op at a time.
 struct UnitState {
   std::vector<OpId> queue;  // this unit's ops in program order
-  size_t head = 0;
-  bool busy = false;
-  int64_t free_since = 0;
+  size_t head = 0;          // the next op to issue
+  int in_flight = 0;        // issued, not ended: queue[head - in_flight .. head)
+  int capacity = 1;         // ops in flight at most
+  int64_t last_end = 0;     // when the previous op ended
   bool candidate = false;     // listed in Simulation::candidates_
   bool waits_for_vmem = false;  // listed in CoreState::vmem_waiters
+
+  bool CanIssue() const { return in_flight < capacity && head < queue.size(); }
+  OpId Oldest() const { return queue[head - size_t(in_flight)]; }
 };
 
 struct CoreState {
@@ -51,17 +61,24 @@ struct CoreState {
   int64_t ops_left = 0;
 };
 
+enum class EventKind { kEnd, kBytesReady };
+
 struct Event {
   int64_t time;
   int core;
   OpId op;
-  int64_t generation;
+  EventKind kind;
+  int64_t generation;  // of a kEnd
   friend bool operator>(const Event& a, const Event& b) {
     if (a.time != b.time) return a.time > b.time;
     if (a.core != b.core) return a.core > b.core;
-    return a.op > b.op;
+    if (a.op != b.op) return a.op > b.op;
+    return a.kind > b.kind;
   }
 };
+
+// Joins wait for their dependencies only; they sit in no unit's queue.
+bool IsJoin(const DeviceOp& op) { return std::holds_alternative<JoinWork>(op.work); }
 
 struct DmaRef {
   int core;
@@ -86,6 +103,9 @@ class Simulation {
   void StartReadyOps();
   void AddCandidate(int c, int slot);
   bool TryStart(int c, UnitState& unit);
+  // `id`'s last dependency ended at `now`.
+  void BecameReady(int c, OpId id, int64_t now);
+  void StreamOldestIfReady(int c, UnitState& unit);
   void Complete(int c, OpId id, int64_t now);
   void AdvanceTransfers(int64_t now);
   void ShareHbm();
@@ -130,9 +150,16 @@ absl::Status Simulation::Prepare() {
       core.ops[i].cost = *cost;
       core.ops[i].pending_deps = int(ops[i].deps.size());
       for (OpId dep : ops[i].deps) core.ops[dep].users.push_back(OpId(i));
-      core.units[units_.Slot(ops[i].unit)].queue.push_back(OpId(i));
+      if (!IsJoin(ops[i])) {
+        core.units[units_.Slot(ops[i].unit)].queue.push_back(OpId(i));
+      } else if (ops[i].deps.empty()) {
+        BecameReady(int(c), OpId(i), 0);
+      }
     }
     for (int s = 0; s < units_.count(); ++s) {
+      if (units_.Unit(s).kind == UnitKind::kDma) {
+        core.units[s].capacity = spec_.dma().outstanding_descriptors();
+      }
       UnitLane lane;
       lane.core = int(c);
       lane.unit = units_.Unit(s);
@@ -166,18 +193,43 @@ bool Simulation::TryStart(int c, UnitState& unit) {
   }
   core.vmem_used += needed;
   core.peak_vmem = std::max(core.peak_vmem, core.vmem_used);
-  unit.busy = true;
-  op.start = now_;
-  op.stall_wait = now_ - unit.free_since;
+  ++unit.head;
+  ++unit.in_flight;
+  op.issued = now_;
   if (std::holds_alternative<DmaWork>(def.work)) {
-    op.remaining = double(op.cost.bytes);
-    op.updated = now_;
-    transfers_.push_back({c, id});
-    transfers_changed_ = true;  // its completion is scheduled by ShareHbm
+    op.bytes_ready_at = now_ + op.cost.latency_cycles;
+    if (op.cost.latency_cycles > 0) {
+      events_.push({op.bytes_ready_at, c, id, EventKind::kBytesReady, 0});
+    } else {
+      StreamOldestIfReady(c, unit);
+    }
   } else {
-    events_.push({now_ + op.cost.cycles, c, id, 0});
+    events_.push({now_ + op.cost.cycles, c, id, EventKind::kEnd, 0});
   }
   return true;
+}
+
+// An engine streams its descriptors one at a time, oldest first, each once
+// its latency has passed.
+void Simulation::StreamOldestIfReady(int c, UnitState& unit) {
+  if (unit.in_flight == 0) return;
+  const OpId id = unit.Oldest();
+  OpState& op = cores_[c].ops[id];
+  if (op.streaming_since >= 0 || op.bytes_ready_at > now_) return;
+  op.streaming_since = now_;
+  op.remaining = double(op.cost.bytes);
+  op.updated = now_;
+  transfers_.push_back({c, id});
+  transfers_changed_ = true;  // its completion is scheduled by ShareHbm
+}
+
+void Simulation::BecameReady(int c, OpId id, int64_t now) {
+  const DeviceOp& def = cores_[c].program->ops()[id];
+  if (IsJoin(def)) {
+    events_.push({now, c, id, EventKind::kEnd, 0});  // ends now, in this round of events
+  } else {
+    AddCandidate(c, units_.Slot(def.unit));
+  }
 }
 
 void Simulation::AddCandidate(int c, int slot) {
@@ -193,7 +245,8 @@ void Simulation::StartReadyOps() {
   for (const auto& [c, slot] : examining_) {
     UnitState& unit = cores_[c].units[slot];
     unit.candidate = false;
-    if (!unit.busy && unit.head < unit.queue.size()) TryStart(c, unit);
+    while (unit.CanIssue() && TryStart(c, unit)) {
+    }
   }
   examining_.clear();
 }
@@ -217,7 +270,7 @@ void Simulation::ShareHbm() {
     // Whole cycles: a transfer ends at the first clock edge after its last byte.
     const int64_t cycles = int64_t(std::ceil(op.remaining / op.rate - 1e-9));
     events_.push({now_ + std::max<int64_t>(cycles, 0), transfers_[i].core, transfers_[i].op,
-                  op.generation});
+                  EventKind::kEnd, op.generation});
   }
   transfers_changed_ = false;
 }
@@ -228,24 +281,33 @@ void Simulation::Complete(int c, OpId id, int64_t now) {
   const DeviceOp& def = core.program->ops()[id];
   UnitState& unit = core.units[units_.Slot(def.unit)];
   const bool is_dma = std::holds_alternative<DmaWork>(def.work);
+  const bool is_join = IsJoin(def);
 
+  // On its lane an op runs from when its unit turned to it: its issue, or
+  // for a DMA issued early, the end of the one before (its latency passed
+  // unseen meanwhile). A join takes no time on its unit.
+  const int64_t start = is_join ? now : std::max(op.issued, unit.last_end);
+  const int64_t stall_wait = is_join ? 0 : std::max<int64_t>(0, op.issued - unit.last_end);
   TraceEvent event;
   event.name = def.name;
   event.op = id;
-  event.start_cycle = op.start;
-  event.duration_cycles = now - op.start;
+  event.start_cycle = start;
+  event.duration_cycles = now - start;
   event.flops = op.cost.flops;
   event.bytes = op.cost.bytes;
-  const int64_t contention = is_dma ? std::max<int64_t>(0, event.duration_cycles - op.cost.cycles) : 0;
+  const int64_t contention =
+      is_dma ? std::max<int64_t>(0, (now - op.streaming_since) -
+                                        (op.cost.cycles - op.cost.latency_cycles))
+             : 0;
   event.utilization =
       is_dma ? (event.duration_cycles > 0
                     ? double(op.cost.bytes) / (op.cost.bytes_per_cycle * double(event.duration_cycles))
                     : 1.0)
              : op.cost.utilization;
-  event.stall_cycles = op.stall_wait + contention;
-  if (contention > op.stall_wait) {
+  event.stall_cycles = stall_wait + contention;
+  if (contention > stall_wait) {
     event.stall_cause = StallCause::kHbmBandwidth;
-  } else if (op.stall_wait > 0) {
+  } else if (stall_wait > 0) {
     event.stall_cause = op.blocked_by;
   }
   UnitLane& lane = result_.lanes[size_t(c) * units_.count() + units_.Slot(def.unit)];
@@ -266,14 +328,14 @@ void Simulation::Complete(int c, OpId id, int64_t now) {
     core.vmem_waiters.clear();
   }
   for (OpId user : op.users) {
-    if (--core.ops[user].pending_deps == 0) {
-      AddCandidate(c, units_.Slot(core.program->ops()[user].unit));
-    }
+    if (--core.ops[user].pending_deps == 0) BecameReady(c, user, now);
   }
-  AddCandidate(c, units_.Slot(def.unit));
-  unit.busy = false;
-  unit.free_since = now;
-  ++unit.head;
+  if (!is_join) {
+    AddCandidate(c, units_.Slot(def.unit));
+    --unit.in_flight;
+    unit.last_end = now;
+    if (is_dma) StreamOldestIfReady(c, unit);
+  }
   core.end = std::max(core.end, now);
   --core.ops_left;
 }
@@ -313,7 +375,12 @@ absl::StatusOr<SimulationResult> Simulation::Run() {
     while (!events_.empty() && events_.top().time == t) {
       const Event e = events_.top();
       events_.pop();
-      if (e.generation != cores_[e.core].ops[e.op].generation) continue;  // superseded
+      CoreState& core = cores_[e.core];
+      if (e.kind == EventKind::kBytesReady) {
+        StreamOldestIfReady(e.core, core.units[units_.Slot(core.program->ops()[e.op].unit)]);
+        continue;
+      }
+      if (e.generation != core.ops[e.op].generation) continue;  // superseded
       Complete(e.core, e.op, t);
       --ops_left;
     }
@@ -321,6 +388,13 @@ absl::StatusOr<SimulationResult> Simulation::Run() {
   if (ops_left > 0) {
     return absl::FailedPreconditionError(
         absl::StrCat("deadlock at cycle ", now_, ": ", DescribeBlocked()));
+  }
+  // Joins and pipelined DMAs end out of their start order.
+  for (UnitLane& lane : result_.lanes) {
+    std::stable_sort(lane.events.begin(), lane.events.end(),
+                     [](const TraceEvent& a, const TraceEvent& b) {
+                       return a.start_cycle < b.start_cycle;
+                     });
   }
   result_.clock_hz = ClockHz(spec_);
   for (const CoreState& core : cores_) {

@@ -1,9 +1,12 @@
 // The event-driven simulation of one chip running a ChipProgram. Time moves
-// from event to event (an op ends, a transfer's bandwidth changes); at each
-// event every idle unit issues its next op if that op's dependencies have
-// ended and its VMEM buffers fit. DMA transfers running at once share the
-// chip's HBM bandwidth, so contention, overlap of transfers with compute and
-// stalls are outcomes of the run, not inputs.
+// from event to event (an op ends, a DMA's latency passes, a transfer's
+// bandwidth changes); at each event every unit with room issues its next op
+// if that op's dependencies have ended and its VMEM buffers fit. A DMA
+// engine keeps several descriptors in flight and streams them in turn, so a
+// train of loads pays the latency once while a lone one pays it whole. DMA
+// transfers streaming at once share the chip's HBM bandwidth, so
+// contention, overlap of transfers with compute and stalls are outcomes of
+// the run, not inputs.
 #pragma once
 
 #include "absl/status/statusor.h"

@@ -41,8 +41,12 @@ constexpr int64_t kMaxStepsPerGemm = int64_t(1) << 20;
 
 constexpr int64_t kAccumulatorBytes = 4;  // the MXU accumulates in f32
 // Vector chunks stay small enough that several are in flight, so loads
-// overlap compute even for mid-sized ops.
-constexpr int64_t kMaxVectorChunkBytes = 2 << 20;
+// overlap compute even for mid-sized ops...
+constexpr int64_t kVectorChunkBytes = 2 << 20;
+// ...unless the DMA latency would then show: with two chunks in flight the
+// loads of the next pair wait one latency with HBM idle, so a chunk carries
+// at least this many latencies' worth of its core's share of HBM.
+constexpr int64_t kLatenciesPerVectorChunk = 16;
 // Below this many vregs an op stays on one core: splitting would cost more
 // in issue than it saves.
 constexpr int64_t kMinVregsPerCore = 8;
@@ -50,8 +54,12 @@ constexpr int64_t kMinVregsPerCore = 8;
 CoreSteps TileVector(const KernelPlan& plan, const ChipSpec& spec, int64_t vmem_budget) {
   const int cores = std::max(1, spec.tensor_cores_per_chip());
   const int64_t elements = std::max<int64_t>(1, plan.vector_elements);
+  const int64_t latency_hiding_bytes = int64_t(HbmBytesPerCycle(spec) / cores *
+                                               double(DmaLatencyCycles(spec) *
+                                                      kLatenciesPerVectorChunk));
   // Two chunks of operands and two of results in flight.
-  const int64_t chunk_cap = std::max<int64_t>(1, std::min(vmem_budget / 4, kMaxVectorChunkBytes));
+  const int64_t chunk_cap = std::max<int64_t>(
+      1, std::min(vmem_budget / 4, std::max(kVectorChunkBytes, latency_hiding_bytes)));
   int64_t chunks = std::max<int64_t>(1, CeilDiv(plan.bytes_in + plan.bytes_out, chunk_cap));
   if (elements >= int64_t(cores) * kMinVregsPerCore * VregElements(spec)) {
     chunks = RoundUp(std::max<int64_t>(chunks, cores), cores);

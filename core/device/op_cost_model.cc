@@ -48,8 +48,15 @@ absl::StatusOr<OpCost> OpCostModel::Cost(const OpWork& work) const {
     }
     cost.bytes = dma->bytes;
     cost.bytes_per_cycle = DmaBytesPerCycle(spec_);
-    cost.cycles = int64_t(std::ceil(double(dma->bytes) / cost.bytes_per_cycle));
-    cost.utilization = 1.0;
+    cost.latency_cycles = DmaLatencyCycles(spec_);
+    const int64_t streaming = int64_t(std::ceil(double(dma->bytes) / cost.bytes_per_cycle));
+    cost.cycles = cost.latency_cycles + streaming;
+    cost.utilization = double(streaming) / double(std::max<int64_t>(1, cost.cycles));
+  } else if (std::holds_alternative<KernelIssueWork>(work)) {
+    cost.cycles = KernelIssueCycles(spec_);
+    cost.utilization = cost.cycles > 0 ? 1.0 : 0.0;
+  } else if (std::holds_alternative<JoinWork>(work)) {
+    // Costs nothing.
   } else {
     const auto& fixed = std::get<FixedWork>(work);
     if (fixed.cycles < 0) {
@@ -60,6 +67,10 @@ absl::StatusOr<OpCost> OpCostModel::Cost(const OpWork& work) const {
     cost.utilization = fixed.cycles > 0 ? 1.0 : 0.0;
   }
   return cost;
+}
+
+int64_t OpCostModel::KernelFixedCycles() const {
+  return KernelIssueCycles(spec_) + 2 * DmaLatencyCycles(spec_);
 }
 
 }  // namespace systolic::device

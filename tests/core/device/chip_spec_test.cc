@@ -22,8 +22,9 @@ mxu { count: 1 rows: 4 cols: 4 dataflow: WEIGHT_STATIONARY }
 vector_unit { lanes: 8 sublanes: 1 ops_per_cycle: 1 transcendental_cycles: 4 }
 vmem { capacity_mib: 1 }
 hbm { capacity_gib: 1 bandwidth_gb_per_second: 16 }
-dma { engines: 2 bandwidth_gb_per_second: 8 }
+dma { engines: 2 bandwidth_gb_per_second: 8 latency_ns: 500 outstanding_descriptors: 2 }
 ici { links_per_chip: 4 bandwidth_gb_per_second_per_link: 1 hop_latency_ns: 1000 topology: TORUS_2D }
+scalar_unit { kernel_issue_ns: 200 }
 )";
 
 std::string Replace(std::string text, const std::string& from, const std::string& to) {
@@ -95,7 +96,11 @@ TEST(ChipSpecTest, MissingFieldIsNamed) {
 
 TEST(ChipSpecTest, MissingMessageIsNamed) {
   absl::StatusOr<ChipSpec> spec = ParseChipSpec(
-      Replace(kValidSpec, "dma { engines: 2 bandwidth_gb_per_second: 8 }", ""), "t");
+      Replace(kValidSpec,
+              "dma { engines: 2 bandwidth_gb_per_second: 8 latency_ns: 500 "
+              "outstanding_descriptors: 2 }",
+              ""),
+      "t");
   ASSERT_FALSE(spec.ok());
   EXPECT_THAT(spec.status().message(), HasSubstr("dma is missing"));
 }
@@ -109,6 +114,16 @@ TEST(ChipSpecTest, ZeroAndNegativeFieldsAreNamed) {
   ASSERT_FALSE(negative.ok());
   EXPECT_THAT(negative.status().message(),
               HasSubstr("hbm.bandwidth_gb_per_second must be positive, got -1"));
+}
+
+// An ideal chip may leave a latency out (zero), never make it negative.
+TEST(ChipSpecTest, DurationsMayBeZeroButNotNegative) {
+  EXPECT_TRUE(ParseChipSpec(Replace(kValidSpec, "latency_ns: 500", "latency_ns: 0"), "t").ok());
+  absl::StatusOr<ChipSpec> negative =
+      ParseChipSpec(Replace(kValidSpec, "kernel_issue_ns: 200", "kernel_issue_ns: -1"), "t");
+  ASSERT_FALSE(negative.ok());
+  EXPECT_THAT(negative.status().message(),
+              HasSubstr("scalar_unit.kernel_issue_ns must not be negative, got -1"));
 }
 
 TEST(ChipSpecTest, EveryProblemIsListed) {

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "core/device/chip_spec_loader.h"
+#include "core/device/core_program_builder.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -11,11 +12,19 @@ namespace {
 
 using ::testing::HasSubstr;
 
-// A chip with round figures: 1 GHz, so GB/s are bytes per cycle. Each DMA
-// engine moves 8 B/cycle; HBM gives $HBM B/cycle to all transfers; VMEM
-// holds $VMEM bytes per core. The MXUs are 4×4 output-stationary: a
-// 4×4×K matmul takes 2·4 + 4 + K - 2 = 10 + K cycles.
-ChipSpec TestChip(double hbm_gb_per_second, int64_t vmem_bytes, int cores = 1) {
+// Fixed costs of the test chip, in ns (= cycles); none unless a test asks.
+struct Latencies {
+  double dma_ns = 0;
+  double kernel_issue_ns = 0;
+};
+
+// A chip with round figures: 1 GHz, so GB/s are bytes per cycle and ns are
+// cycles. Each DMA engine moves 8 B/cycle with two descriptors in flight;
+// HBM gives $HBM B/cycle to all transfers; VMEM holds $VMEM bytes per core.
+// The MXUs are 4×4 output-stationary: a 4×4×K matmul takes 2·4 + 4 + K - 2
+// = 10 + K cycles.
+ChipSpec TestChip(double hbm_gb_per_second, int64_t vmem_bytes, int cores = 1,
+                  Latencies latency = {}) {
   const std::string text = absl::StrReplaceAll(
       R"(name: "test"
 tensor_cores_per_chip: $CORES
@@ -24,10 +33,13 @@ mxu { count: 2 rows: 4 cols: 4 dataflow: OUTPUT_STATIONARY }
 vector_unit { lanes: 128 sublanes: 8 ops_per_cycle: 1 transcendental_cycles: 4 }
 vmem { capacity_mib: $VMEM }
 hbm { capacity_gib: 1 bandwidth_gb_per_second: $HBM }
-dma { engines: 2 bandwidth_gb_per_second: 8 }
+dma { engines: 2 bandwidth_gb_per_second: 8 latency_ns: $DMA_LATENCY outstanding_descriptors: 2 }
 ici { links_per_chip: 4 bandwidth_gb_per_second_per_link: 1 hop_latency_ns: 1000 topology: TORUS_2D }
+scalar_unit { kernel_issue_ns: $ISSUE }
 )",
       {{"$CORES", absl::StrCat(cores)},
+       {"$DMA_LATENCY", absl::StrCat(latency.dma_ns)},
+       {"$ISSUE", absl::StrCat(latency.kernel_issue_ns)},
        {"$VMEM", absl::StrCat(double(vmem_bytes) / (1 << 20))},
        {"$HBM", absl::StrCat(hbm_gb_per_second)}});
   absl::StatusOr<ChipSpec> spec = ParseChipSpec(text, "test chip");
@@ -215,6 +227,92 @@ TEST(DeviceSimulatorTest, CoresRunInParallelAndShareHbm) {
   // Every unit of every core has a lane: 2 MXUs, vector, 2 DMA, scalar, ICI.
   EXPECT_EQ(r.lanes.size(), 14u);
   EXPECT_EQ(r.FindLane(1, IciUnit())->name, "core 1 / ICI");
+}
+
+// A lone DMA pays its whole latency: 500 cycles before the first byte, then
+// 800 B at 8 B/cycle.
+TEST(DeviceSimulatorTest, LoneDmaPaysLatencyThenBandwidth) {
+  ChipProgram program;
+  program.cores.emplace_back().Add({.name = "load", .unit = Dma(0), .work = DmaWork{800}});
+  const SimulationResult r = RunOrDie(TestChip(16, 1 << 20, 1, {.dma_ns = 500}), program);
+  const TraceEvent* load = r.FindEvent(0, "load");
+  EXPECT_EQ(load->start_cycle, 0);
+  EXPECT_EQ(load->duration_cycles, 500 + 100);
+  EXPECT_EQ(load->stall_cycles, 0);  // latency is not contention
+  EXPECT_DOUBLE_EQ(load->utilization, 100.0 / 600);
+  EXPECT_EQ(r.cycles, 600);
+}
+
+// A train of 64 tiles of 1000 cycles each on one engine: the engine takes
+// the next descriptor while the current one streams, so only the first
+// latency shows: 500 + 64 · 1000, not 64 · 1500.
+TEST(DeviceSimulatorTest, TrainOfDmasOnOneEngineHidesAllButTheFirstLatency) {
+  ChipProgram program;
+  CoreProgram& core = program.cores.emplace_back();
+  for (int i = 0; i < 64; ++i) {
+    core.Add({.name = absl::StrCat("tile", i), .unit = Dma(0), .work = DmaWork{8000}});
+  }
+  const SimulationResult r = RunOrDie(TestChip(16, 1 << 20, 1, {.dma_ns = 500}), program);
+  EXPECT_EQ(r.cycles, 500 + 64 * 1000);
+  // On the lane each tile follows the one before, its latency unseen.
+  const TraceEvent* tile1 = r.FindEvent(0, "tile1");
+  EXPECT_EQ(tile1->start_cycle, 1500);
+  EXPECT_EQ(tile1->duration_cycles, 1000);
+  EXPECT_EQ(tile1->stall_cycles, 0);
+  EXPECT_EQ(r.FindLane(0, Dma(0))->busy_cycles, r.cycles);
+}
+
+// The latency of a tile that waits for compute shows again: load1 waits for
+// VMEM until matmul0 frees it at 700, then 500 + 100 cycles.
+TEST(DeviceSimulatorTest, LatencyShowsWhenALoadWaitsForItsBuffer) {
+  const SimulationResult r =
+      RunOrDie(TestChip(16, 800, 1, {.dma_ns = 500}), TiledLoop(2, 800, 90, false));
+  EXPECT_EQ(r.FindEvent(0, "matmul0")->end_cycle(), 700);
+  EXPECT_EQ(r.FindEvent(0, "load1")->start_cycle, 700);
+  EXPECT_EQ(r.FindEvent(0, "load1")->duration_cycles, 600);
+  EXPECT_EQ(r.cycles, 1400);
+}
+
+// A chain of 20 tiny kernels (8 B in, 8 elements, 8 B out: 1 cycle each)
+// pays the scalar unit's 50-cycle issue once per kernel.
+TEST(DeviceSimulatorTest, EveryKernelPaysItsIssueOnTheScalarUnit) {
+  constexpr int kKernels = 20;
+  ChipProgram program;
+  CoreProgramBuilder builder(&program.cores.emplace_back(), 2);
+  std::vector<OpId> after;
+  for (int k = 0; k < kKernels; ++k) {
+    TileStep step;
+    step.label = "vpu";
+    step.unit = VectorUnit();
+    step.work = VectorWork{8, 1, 0};
+    step.in_bytes = {8};
+    step.output_bytes = 8;
+    after = {builder.AddKernel(absl::StrCat("k", k), {step}, after)};
+  }
+  const int64_t without = RunOrDie(TestChip(16, 1 << 20), program).cycles;
+  const SimulationResult with =
+      RunOrDie(TestChip(16, 1 << 20, 1, {.kernel_issue_ns = 50}), program);
+  EXPECT_EQ(without, kKernels * 3);
+  EXPECT_EQ(with.cycles, kKernels * (50 + 3));
+  EXPECT_EQ(with.FindEvent(0, "k1/issue")->start_cycle, 53);
+  EXPECT_EQ(with.FindLane(0, ScalarUnit())->busy_cycles, kKernels * 50);
+}
+
+// A kernel's "done" holds up nothing on the scalar unit: an independent
+// kernel is issued while the first still runs.
+TEST(DeviceSimulatorTest, IndependentKernelIsIssuedBeforeTheFirstIsDone) {
+  ChipProgram program;
+  CoreProgramBuilder builder(&program.cores.emplace_back(), 2);
+  TileStep step;
+  step.label = "vpu";
+  step.unit = VectorUnit();
+  step.work = VectorWork{8, 1, 0};
+  step.in_bytes = {8000};  // 1000 cycles
+  builder.AddKernel("a", {step}, {});
+  builder.AddKernel("b", {step}, {});
+  const SimulationResult r = RunOrDie(TestChip(16, 1 << 20, 1, {.kernel_issue_ns = 50}), program);
+  EXPECT_EQ(r.FindEvent(0, "b/issue")->start_cycle, 50);
+  EXPECT_LT(r.FindEvent(0, "b/issue")->end_cycle(), r.FindEvent(0, "a/done")->start_cycle);
 }
 
 TEST(DeviceSimulatorTest, DeadlockIsAnErrorNamingTheBlockedOp) {
