@@ -11,13 +11,6 @@
 #include "core/hlo/hlo_computation.h"
 
 namespace systolic::device {
-namespace {
-
-// Issue and pipeline fill of one kernel, in cycles.
-constexpr int64_t kKernelOverheadCycles = 200;
-
-}  // namespace
-
 DeviceCostModel::DeviceCostModel(const ChipSpec& spec) : spec_(spec), costs_(spec) {}
 
 std::string DeviceCostModel::name() const { return "device:" + spec_.name(); }
@@ -63,7 +56,7 @@ CostEstimate DeviceCostModel::EstimateFusion(const FusionCandidate& candidate) c
   e.transcendentals = work.transcendentals;
   e.bytes_read = traffic.bytes_read;
   e.bytes_written = traffic.bytes_written;
-  e.seconds = double(kKernelOverheadCycles) / clock + std::max(compute_seconds, memory_seconds);
+  e.seconds = double(costs_.KernelFixedCycles()) / clock + std::max(compute_seconds, memory_seconds);
   return e;
 }
 

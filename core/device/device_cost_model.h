@@ -3,7 +3,8 @@
 // engine's for its GEMMs, its vector time the OpCostModel's, its memory time
 // its HBM traffic at the chip's bandwidth; work is spread over all cores and
 // MXUs, and loads overlap compute (double buffering), so the kernel takes
-// the longest of the three plus an issue overhead.
+// the longest of the three plus what every kernel pays as the simulator runs
+// it: its issue and the latency of its first load and last store.
 #pragma once
 
 #include <cstdint>

@@ -58,6 +58,28 @@ TEST(DeviceCostModelTest, MatmulNearPeakAndElementwiseAtHbmBandwidth) {
   EXPECT_LE(model.OnChipFootprint(fused), model.OnChipMemoryBytes());
 }
 
+// A tiny kernel is all fixed cost (issue, first load's and last store's DMA
+// latency); the estimate the compiler fuses by charges what the simulator
+// does.
+TEST(DeviceCostModelTest, TinyKernelCostsWhatTheSimulatorCharges) {
+  auto spec = LoadChipSpec("v4");
+  ASSERT_TRUE(spec.ok());
+  auto module = ParseAndReturnVerifiedModule(R"(
+HloModule tiny
+ENTRY main {
+  a = f32[8] parameter(0)
+  ROOT n = f32[8] negate(a)
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const double estimate =
+      DeviceCostModel(*spec).EstimateInstruction(*Find(**module, "n")).seconds;
+  auto timing = TimeCompiledModule(**module, *spec);
+  ASSERT_TRUE(timing.ok()) << timing.status();
+  EXPECT_GE(estimate, double(KernelIssueCycles(*spec) + 2 * DmaLatencyCycles(*spec)) /
+                          ClockHz(*spec));
+  EXPECT_NEAR(estimate, timing->seconds, 0.1 * timing->seconds);
+}
+
 TEST(DeviceCostModelTest, DrivesFusionInCompileAndTime) {
   auto spec = LoadChipSpec("v4");
   ASSERT_TRUE(spec.ok());
