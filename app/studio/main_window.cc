@@ -44,6 +44,7 @@
 #include "views/program_runner.h"
 #include "views/recompilations_view.h"
 #include "views/roofline_chart.h"
+#include "views/utilization_chart.h"
 #include "views/run_program_dialog.h"
 #include "views/sharding_view.h"
 #include "views/stage_store.h"
@@ -86,6 +87,7 @@ std::optional<MainWindow::View> MainWindow::ParseView(const QString& name) {
   if (name == "memory") return View::kMemory;
   if (name == "ops" || name == "op-profile") return View::kOps;
   if (name == "roofline") return View::kRoofline;
+  if (name == "utilization" || name == "utilisation") return View::kUtilization;
   return std::nullopt;
 }
 
@@ -124,6 +126,8 @@ MainWindow::MainWindow() {
   roofline_chart_ = new views::RooflineChart(tabs_);
   tabs_->addTab(op_profile_view_, "Op profile");
   tabs_->addTab(roofline_chart_, "Roofline");
+  utilization_chart_ = new views::UtilizationChart(tabs_);
+  tabs_->addTab(utilization_chart_, "Utilisation");
   setCentralWidget(tabs_);
 
   explorer_model_ = new views::ProfileExplorerModel(this);
@@ -258,6 +262,7 @@ void MainWindow::CreateActions() {
   add(view, "&Memory", QKeySequence(Qt::CTRL | Qt::Key_6), [this] { ShowView(View::kMemory); });
   add(view, "&Op Profile", QKeySequence(Qt::CTRL | Qt::Key_7), [this] { ShowView(View::kOps); });
   add(view, "R&oofline", QKeySequence(Qt::CTRL | Qt::Key_8), [this] { ShowView(View::kRoofline); });
+  add(view, "&Utilisation", QKeySequence(Qt::CTRL | Qt::Key_9), [this] { ShowView(View::kUtilization); });
   view->addSeparator();
   add(view, "&Find…", QKeySequence::Find, [this] { FindInCurrentView(); });
   add(view, "Find &Next", QKeySequence::FindNext, [this] {
@@ -321,7 +326,7 @@ void MainWindow::ShowShortcuts() {
       "<tr><td><b>Ctrl+R</b></td><td>compile and run the program</td></tr>"
       "<tr><td><b>Ctrl+1 / 2 / 3</b></td><td>graph / timeline / HLO text</td></tr>"
       "<tr><td><b>Ctrl+4 / 5 / 6</b></td><td>recompilations / sharding / memory</td></tr>"
-      "<tr><td><b>Ctrl+7 / 8</b></td><td>op profile / roofline</td></tr>"
+      "<tr><td><b>Ctrl+7 / 8 / 9</b></td><td>op profile / roofline / utilisation</td></tr>"
       "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find, next, previous</td></tr>"
       "<tr><td><b>Ctrl+= / Ctrl+- / Ctrl+0</b></td><td>zoom in, out, fit</td></tr>"
       "<tr><td><b>Ctrl+B</b></td><td>compare two stages side by side</td></tr>"
@@ -433,6 +438,7 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   memory_chart_->SetProfile(profile_);
   op_profile_view_->SetProfile(profile_);
   roofline_chart_->SetProfile(profile_);
+  utilization_chart_->SetProfile(profile_);
   run_action_->setEnabled(is_program_file_);
 
   const trace::ProgramRecord* first = nullptr;

@@ -30,6 +30,7 @@ class OpProfileView;
 class ProfileExplorerModel;
 class RecompilationsView;
 class RooflineChart;
+class UtilizationChart;
 class ShardingView;
 class StageStore;
 class TimelineView;
@@ -41,8 +42,9 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class View { kGraph = 0, kTimeline, kText, kRecompilations, kSharding, kMemory, kOps, kRoofline };
-  // "graph", "timeline", "text", "recompilations", "sharding", "memory", "ops", "roofline".
+  enum class View { kGraph = 0, kTimeline, kText, kRecompilations, kSharding, kMemory, kOps, kRoofline, kUtilization };
+  // "graph", "timeline", "text", "recompilations", "sharding", "memory", "ops", "roofline",
+  // "utilization".
   static std::optional<View> ParseView(const QString& name);
 
   MainWindow();
@@ -73,6 +75,7 @@ class MainWindow : public QMainWindow {
   views::MemoryChart* memory_chart() const { return memory_chart_; }
   views::OpProfileView* op_profile_view() const { return op_profile_view_; }
   views::RooflineChart* roofline_chart() const { return roofline_chart_; }
+  views::UtilizationChart* utilization_chart() const { return utilization_chart_; }
   views::DetailsPane* details() const { return details_; }
   views::ProfileExplorerModel* explorer_model() const { return explorer_model_; }
   QTreeView* explorer() const { return explorer_; }
@@ -114,6 +117,7 @@ class MainWindow : public QMainWindow {
   views::MemoryChart* memory_chart_ = nullptr;
   views::OpProfileView* op_profile_view_ = nullptr;
   views::RooflineChart* roofline_chart_ = nullptr;
+  views::UtilizationChart* utilization_chart_ = nullptr;
   views::ProfileExplorerModel* explorer_model_ = nullptr;
   QTreeView* explorer_ = nullptr;
   views::ModuleOutlineModel* outline_model_ = nullptr;

@@ -1,5 +1,5 @@
 // `systolic-studio [FILE] [--screenshot OUT.png]
-//    [--view graph|timeline|text|recompilations|sharding|memory|ops|roofline]`
+//    [--view graph|timeline|text|recompilations|sharding|memory|ops|roofline|utilization]`
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   parser.addPositionalArgument("file", "A program (HLO text, StableHLO) or a profile to open.");
   QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "png");
-  QCommandLineOption view("view", "The view to show: graph, timeline, text, recompilations, sharding, memory, ops or roofline.", "view");
+  QCommandLineOption view("view", "The view to show: graph, timeline, text, recompilations, sharding, memory, ops, roofline or utilization.", "view");
   parser.addOption(screenshot);
   parser.addOption(view);
   parser.process(app);
@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(view)) {
     wanted = systolic::studio::MainWindow::ParseView(parser.value(view));
     if (!wanted) {
-      std::fprintf(stderr, "systolic-studio: unknown view '%s' (graph, timeline, text, recompilations, sharding, memory, ops or roofline)\n",
+      std::fprintf(stderr, "systolic-studio: unknown view '%s' (graph, timeline, text, recompilations, sharding, memory, ops, roofline or utilization)\n",
                    parser.value(view).toLocal8Bit().constData());
       return 2;
     }

@@ -9,6 +9,7 @@
 #include "core/hlo/hlo_parser.h"
 #include "core/trace/device_topology.h"
 #include "core/trace/link_traffic.h"
+#include "core/trace/unit_utilization.h"
 #include "core/trace/memory_timeline.h"
 #include "core/trace/module_text_diff.h"
 #include "core/trace/program_profile.h"
@@ -171,6 +172,36 @@ TEST(LinkTraffic, PairsAddBothDirectionsAndScaleToTheBusiest) {
   EXPECT_DOUBLE_EQ(traffic.Share(2, 1, 0), 0.25);
   EXPECT_DOUBLE_EQ(traffic.Share(2, 3, 0), 0);
   EXPECT_DOUBLE_EQ(LinkTrafficMap(TopologyForDevices(5)).Share(0, 1, 0), 0);
+}
+
+TEST(UnitUtilization, BucketsHoldTheShareOfAKindsUnitsBusy) {
+  Timeline timeline;
+  TimelinePlane& plane = timeline.AddPlane("/device:TPU:0", PlaneKind::kDevice, 0);
+  plane.AddLine("steps", LaneKind::kSteps).Append(0, 100, plane.InternEventName("step"));
+  const int32_t mxu0 = plane.AddLine("core 0 / MXU 0", LaneKind::kMxu, 0, 0).id();
+  plane.AddLine("core 0 / MXU 1", LaneKind::kMxu, 0, 1);
+  const int32_t vector = plane.AddLine("core 0 / vector", LaneKind::kVector, 0).id();
+  const int32_t mxu_core1 = plane.AddLine("core 1 / MXU 0", LaneKind::kMxu, 1, 0).id();
+  plane.AddEvent(mxu0, "dot", 0, 50);
+  plane.AddEvent(mxu0, "dot/part", 10, 20);  // nested: counted once
+  plane.AddEvent(vector, "add", 0, 100);
+  plane.AddEvent(mxu_core1, "dot", 75, 25);
+  timeline.Finalize();
+
+  const UnitUtilization u = UnitUtilizationOf(timeline, 0, 4);
+  EXPECT_EQ(u.start_ps, 0);
+  EXPECT_EQ(u.bucket_ps, 25);
+  ASSERT_EQ(u.series.size(), 3u);
+  const UtilizationSeries& mxu = u.series[0];
+  EXPECT_EQ(mxu.name, "core 0 · MXU");
+  EXPECT_EQ(mxu.units, 2);
+  EXPECT_EQ(mxu.busy, (std::vector<double>{0.5, 0.5, 0, 0}));
+  EXPECT_DOUBLE_EQ(mxu.mean, 0.25);
+  EXPECT_EQ(u.series[1].kind, LaneKind::kVector);
+  EXPECT_EQ(u.series[1].busy, (std::vector<double>{1, 1, 1, 1}));
+  EXPECT_EQ(u.series[2].core, 1);
+  EXPECT_EQ(u.series[2].busy, (std::vector<double>{0, 0, 0, 1}));
+  EXPECT_TRUE(UnitUtilizationOf(timeline, 3, 4).series.empty());
 }
 
 TEST(ProgramProfile, ProgramFileGetsChipsAndMemory) {
