@@ -87,9 +87,9 @@ void UtilizationChart::Rebuild() {
   QString busiest;
   for (const trace::UtilizationSeries& s : utilization_.series) {
     auto* line = new QLineSeries();
-    line->setName(QStringLiteral("%1 (%2 units) · mean %3%")
+    // Short, so the legend shows every series whole: "core 0 · MXU 3.1%".
+    line->setName(QStringLiteral("%1 %2%")
                       .arg(QString::fromStdString(s.name))
-                      .arg(s.units)
                       .arg(100 * s.mean, 0, 'f', 1));
     QPen pen(palette.ForLane(s.kind), 1.8);
     // Later cores dashed, so two cores of one kind stay apart.

@@ -1,6 +1,7 @@
 // Utilisation over time per unit kind (MXU, vector, DMA, ICI) per core of
 // one chip: the share of the kind's units busy in each slice of the run,
-// as a step curve per core and kind, with each series' mean in the legend.
+// as a step curve per core and kind (later cores dashed), with each
+// series' mean in the legend.
 // The numbers are the core's (trace::UnitUtilizationOf).
 #pragma once
 
