@@ -17,14 +17,16 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
     progress.Report(fraction, std::string(what));
     return !progress.cancelled();
   };
+  // The profile says the studio wrote it (the CLI's say which command did).
+  const std::string producer = "systolic studio";
   if (request.topology.empty()) {
-    return device::CompileRunAndProfile(module, *spec, request.steps, report);
+    return device::CompileRunAndProfile(module, *spec, request.steps, producer, report);
   }
   auto slice = device::LoadSlice(request.topology, request.chip_spec_path.empty()
                                                        ? request.chip_preset
                                                        : request.chip_spec_path);
   if (!slice.ok()) return slice.status();
-  return device::CompileRunAndProfile(module, *slice, request.steps, report);
+  return device::CompileRunAndProfile(module, *slice, request.steps, producer, report);
 }
 
 }  // namespace systolic::views

@@ -23,6 +23,8 @@
 namespace systolic::cli {
 namespace {
 
+constexpr char kProducer[] = "systolic profile";
+
 int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
   auto usage_error = [&](const std::string& message) {
     err << "systolic profile: " << message << "\n";
@@ -67,8 +69,8 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     return true;
   };
   absl::StatusOr<trace::Profile> profile =
-      slice ? device::CompileRunAndProfile(module, *slice, *steps, report)
-            : device::CompileRunAndProfile(module, *spec, *steps, report);
+      slice ? device::CompileRunAndProfile(module, *slice, *steps, kProducer, report)
+            : device::CompileRunAndProfile(module, *spec, *steps, kProducer, report);
   if (!profile.ok()) return fail(profile.status().message());
   progress.Update("writing", 1.0, *output);
   if (absl::Status written = trace::WriteProfileFile(*profile, *output); !written.ok()) {

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <chrono>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/core_units.h"
 #include "core/device/ici_trace.h"
+#include "core/device/shifted_timeline.h"
 #include "core/trace/device_topology.h"
 #include "core/trace/memory_timeline.h"
 
@@ -46,14 +48,11 @@ trace::LaneKind KindOf(device::UnitKind kind) {
   return trace::LaneKind::kOther;
 }
 
-// The profile's info and chip; the program with its snapshots, compiled
-// once and then found in the cache at every later step; the run's steps.
-trace::Profile ProfileOfProgram(const std::string& title, const ChipSpec& spec,
-                                const CompilationResult& compilation, int64_t run_cycles,
-                                int64_t steps) {
+// The profile's info and chip.
+trace::Profile ProfileOfChip(const ProfileHeader& header, const ChipSpec& spec) {
   trace::Profile p;
-  p.info.producer = "systolic run";
-  p.info.title = title;
+  p.info.producer = header.producer;
+  p.info.title = header.title;
   p.info.created_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                std::chrono::system_clock::now().time_since_epoch())
                                .count();
@@ -67,10 +66,16 @@ trace::Profile ProfileOfProgram(const std::string& title, const ChipSpec& spec,
   p.chip.mxus_per_core = spec.mxu().count();
   p.chip.mxu_rows = spec.mxu().rows();
   p.chip.mxu_cols = spec.mxu().cols();
+  return p;
+}
 
+// The program with its snapshots, shardings and buffers.
+trace::ProgramRecord ProgramRecordOf(const TimedProgram& timed) {
+  const CompilationResult& compilation = *timed.compilation;
   trace::ProgramRecord program;
-  program.id = 1;
+  program.id = timed.id;
   program.name = compilation.module->name();
+  program.fingerprint = timed.fingerprint;
   for (const PassSnapshot& s : compilation.history.snapshots()) {
     program.snapshots.push_back(ToModuleSnapshot(s));
   }
@@ -79,39 +84,19 @@ trace::Profile ProfileOfProgram(const std::string& title, const ChipSpec& spec,
   if (compilation.buffer_assignment) {
     program.buffer_assignment = trace::RecordBufferAssignment(*compilation.buffer_assignment);
   }
-  p.programs.push_back(std::move(program));
-
-  for (int64_t step = 0; step < steps; ++step) {
-    trace::CompileEvent compile;
-    compile.program_id = 1;
-    compile.step = step;
-    compile.cache_hit = step > 0;
-    compile.compile_time_ns = step == 0 ? compilation.compile_time_ns : 0;
-    compile.cause = step == 0 ? "first compile" : "";
-    p.compile_events.push_back(compile);
-  }
-
-  const int64_t duration_ps = CyclesToPs(spec, run_cycles);
-  trace::RunRecord run{1, "systolic run", 0, duration_ps * steps, {}};
-  for (int64_t step = 0; step < steps; ++step) {
-    run.steps.push_back({step, 1, step * duration_ps, duration_ps});
-  }
-  p.runs.push_back(run);
-  return p;
+  return program;
 }
 
-// The plane of device `chip`: the steps and a lane per unit of each core
-// (an ICI unit only when it ran something).
-void AddChipPlane(trace::Profile& p, const ChipSpec& spec, const ProgramTiming& timing,
-                  int32_t chip, int64_t steps) {
-  const int64_t duration_ps = CyclesToPs(spec, timing.cycles);
+// The plane of device `chip` in one run of `program`: the run on the steps
+// lane and a lane per unit of each core (an ICI unit only when it ran
+// something).
+void AddChipPlane(trace::Timeline& timeline, const ChipSpec& spec, const std::string& program,
+                  const ProgramTiming& timing, int32_t chip) {
   trace::TimelinePlane& plane =
-      p.timeline.AddPlane(absl::StrCat("/device:TPU:", chip), trace::PlaneKind::kDevice, chip);
+      timeline.AddPlane(absl::StrCat("/device:TPU:", chip), trace::PlaneKind::kDevice, chip);
   plane.mutable_stats().push_back(plane.MakeDoubleStat("clock_hz", device::ClockHz(spec)));
-  trace::TimelineLine& step_line = plane.AddLine("steps", trace::LaneKind::kSteps);
-  for (int64_t step = 0; step < steps; ++step) {
-    step_line.Append(step * duration_ps, duration_ps, plane.InternEventName(p.programs[0].name));
-  }
+  plane.AddLine("steps", trace::LaneKind::kSteps)
+      .Append(0, CyclesToPs(spec, timing.cycles), plane.InternEventName(program));
   for (const device::UnitLane& lane : timing.simulation.lanes) {
     if (lane.unit.kind == device::UnitKind::kIci && lane.events.empty()) continue;
     trace::TimelineLine& line =
@@ -120,65 +105,147 @@ void AddChipPlane(trace::Profile& p, const ChipSpec& spec, const ProgramTiming& 
                               lane.unit.kind == device::UnitKind::kDma
                           ? lane.unit.index
                           : -1);
-    const int32_t id = line.id();
-    for (int64_t step = 0; step < steps; ++step) {
-      const int64_t offset = step * duration_ps;
-      for (const device::TraceEvent& e : lane.events) {
-        const std::string& instruction = timing.lowered.InstructionOf(lane.core, e.op);
-        std::vector<trace::Stat> stats = {
-            plane.MakeStringStat("hlo_op", instruction),
-            plane.MakeStringStat("long_name", e.name),
-            plane.MakeIntStat("cycles", e.duration_cycles),
-            plane.MakeDoubleStat("flops", e.flops),
-            plane.MakeIntStat("bytes", e.bytes),
-            plane.MakeDoubleStat("utilisation", e.utilization)};
-        if (e.stall_cycles > 0) {
-          stats.push_back(plane.MakeIntStat("stall_cycles", e.stall_cycles));
-          stats.push_back(
-              plane.MakeStringStat("stall_cause", device::StallCauseName(e.stall_cause)));
-        }
-        plane.AddEvent(id, instruction, offset + CyclesToPs(spec, e.start_cycle),
-                       CyclesToPs(spec, e.duration_cycles), stats);
+    for (const device::TraceEvent& e : lane.events) {
+      const std::string& instruction = timing.lowered.InstructionOf(lane.core, e.op);
+      std::vector<trace::Stat> stats = {plane.MakeStringStat("hlo_op", instruction),
+                                        plane.MakeStringStat("long_name", e.name),
+                                        plane.MakeIntStat("cycles", e.duration_cycles),
+                                        plane.MakeDoubleStat("flops", e.flops),
+                                        plane.MakeIntStat("bytes", e.bytes),
+                                        plane.MakeDoubleStat("utilisation", e.utilization)};
+      if (e.stall_cycles > 0) {
+        stats.push_back(plane.MakeIntStat("stall_cycles", e.stall_cycles));
+        stats.push_back(
+            plane.MakeStringStat("stall_cause", device::StallCauseName(e.stall_cause)));
       }
+      plane.AddEvent(line.id(), instruction, CyclesToPs(spec, e.start_cycle),
+                     CyclesToPs(spec, e.duration_cycles), stats);
     }
   }
 }
 
+// The devices whose planes the profile shows.
+int64_t ShownDevices(const TimedProgram& program) {
+  const int64_t devices = program.slice_timing ? program.slice_timing->device_count() : 1;
+  return std::min<int64_t>(devices, kMaxChipPlanes);
+}
+
+// One run of `program` from time 0 on every shown device: simulated once,
+// then placed at the start of each of its executions. `step_name` names it
+// on the steps lane.
+trace::Timeline TimelineOfOneRun(const ChipSpec& spec, const Slice* slice,
+                                 const TimedProgram& program, const std::string& step_name) {
+  trace::Timeline run;
+  for (int32_t chip = 0; chip < ShownDevices(program); ++chip) {
+    AddChipPlane(run, spec, step_name, *program.chip, chip);
+  }
+  if (slice != nullptr && program.slice_timing != nullptr) {
+    AddIciTransfers(*slice, *program.slice_timing, /*steps=*/1, run);
+  }
+  return run;
+}
+
+// One compile per step: the first a miss, every later one a cache hit.
+std::vector<trace::CompileEvent> CompiledOnceThenCached(int64_t program_id,
+                                                        int64_t compile_time_ns, int64_t steps) {
+  std::vector<trace::CompileEvent> events;
+  for (int64_t step = 0; step < steps; ++step) {
+    trace::CompileEvent compile;
+    compile.program_id = program_id;
+    compile.step = step;
+    compile.cache_hit = step > 0;
+    compile.compile_time_ns = step == 0 ? compile_time_ns : 0;
+    compile.cause = step == 0 ? "first compile" : "";
+    events.push_back(compile);
+  }
+  return events;
+}
+
+std::vector<ProgramExecution> EveryStepRuns(int64_t program_id, int64_t steps) {
+  std::vector<ProgramExecution> executions;
+  for (int64_t step = 0; step < steps; ++step) executions.push_back({step, program_id});
+  return executions;
+}
+
 }  // namespace
+
+trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& spec,
+                                 const Slice* slice, absl::Span<const TimedProgram> programs,
+                                 std::vector<trace::CompileEvent> compile_events,
+                                 absl::Span<const ProgramExecution> executions) {
+  trace::Profile p = ProfileOfChip(header, spec);
+  p.topology = slice ? TopologyRecordOf(slice->topology, slice->spec)
+                     : trace::TopologyForDevices(1);  // one chip
+  absl::flat_hash_map<int64_t, const TimedProgram*> program_by_id;
+  absl::flat_hash_map<int64_t, trace::Timeline> run_of_program;
+  int64_t devices = 1;
+  for (const TimedProgram& program : programs) {
+    p.programs.push_back(ProgramRecordOf(program));
+    program_by_id[program.id] = &program;
+    // Front ends give every program the same name ("SyncTensorsGraph"); the
+    // steps lane tells them apart by id as the recompilations view does.
+    const std::string& name = program.compilation->module->name();
+    const std::string step_name =
+        programs.size() > 1 ? absl::StrCat(name, " #", program.id) : name;
+    run_of_program.emplace(program.id, TimelineOfOneRun(spec, slice, program, step_name));
+    if (program.slice_timing) devices = std::max(devices, program.slice_timing->device_count());
+  }
+  if (devices > kMaxChipPlanes) {
+    p.info.notes.push_back(absl::StrCat("the timeline shows the first ", kMaxChipPlanes, " of ",
+                                        devices, " devices; every device runs the same program"));
+  }
+
+  trace::RunRecord run{1, header.title, 0, 0, {}};
+  absl::flat_hash_map<int64_t, int64_t> step_start_ps;
+  for (const ProgramExecution& execution : executions) {
+    const auto program = program_by_id.find(execution.program_id);
+    if (program == program_by_id.end()) continue;  // not compiled for the device
+    const int64_t start_ps = run.end_ps;
+    const int64_t duration_ps = CyclesToPs(spec, program->second->chip->cycles);
+    AppendShiftedTimeline(run_of_program.at(execution.program_id), start_ps, p.timeline);
+    run.end_ps = start_ps + duration_ps;
+    if (!run.steps.empty() && run.steps.back().number == execution.step) {
+      run.steps.back().duration_ps = run.end_ps - run.steps.back().start_ps;
+    } else {
+      run.steps.push_back({execution.step, execution.program_id, start_ps, duration_ps});
+      step_start_ps.emplace(execution.step, start_ps);
+    }
+  }
+  p.runs.push_back(std::move(run));
+
+  for (trace::CompileEvent& compile : compile_events) {
+    if (const auto start = step_start_ps.find(compile.step); start != step_start_ps.end()) {
+      compile.timestamp_ns = start->second / 1000;
+    }
+  }
+  p.compile_events = std::move(compile_events);
+  p.timeline.Finalize();
+  return p;
+}
 
 trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
                             const CompilationResult& compilation, const ProgramTiming& timing,
-                            int64_t steps) {
+                            int64_t steps, const std::string& producer) {
   steps = std::max<int64_t>(1, steps);
-  trace::Profile p = ProfileOfProgram(title, spec, compilation, timing.cycles, steps);
-  p.topology = trace::TopologyForDevices(1);  // one chip
-  AddChipPlane(p, spec, timing, 0, steps);
-  p.timeline.Finalize();
-  return p;
+  const TimedProgram program{1, "", &compilation, &timing, nullptr};
+  return ProfileOfPrograms({producer, title}, spec, nullptr, {program},
+                           CompiledOnceThenCached(program.id, compilation.compile_time_ns, steps),
+                           EveryStepRuns(program.id, steps));
 }
 
 trace::Profile ProfileOfSliceRun(const std::string& title, const Slice& slice,
                                  const CompilationResult& compilation, const SliceTiming& timing,
-                                 int64_t steps) {
+                                 int64_t steps, const std::string& producer) {
   steps = std::max<int64_t>(1, steps);
-  trace::Profile p = ProfileOfProgram(title, slice.spec, compilation, timing.chip.cycles, steps);
-  p.topology = TopologyRecordOf(slice.topology, slice.spec);
-  const int64_t shown = std::min<int64_t>(timing.device_count(), kMaxChipPlanes);
-  if (shown < timing.device_count()) {
-    p.info.notes.push_back(absl::StrCat("the timeline shows the first ", shown, " of ",
-                                        timing.device_count(),
-                                        " devices; every device runs the same program"));
-  }
-  for (int32_t chip = 0; chip < shown; ++chip) {
-    AddChipPlane(p, slice.spec, timing.chip, chip, steps);
-  }
-  AddIciTransfers(slice, timing, steps, p.timeline);
-  p.timeline.Finalize();
-  return p;
+  const TimedProgram program{1, "", &compilation, &timing.chip, &timing};
+  return ProfileOfPrograms({producer, title}, slice.spec, &slice, {program},
+                           CompiledOnceThenCached(program.id, compilation.compile_time_ns, steps),
+                           EveryStepRuns(program.id, steps));
 }
 
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
                                                     const ChipSpec& spec, int64_t steps,
+                                                    const std::string& producer,
                                                     const RunProgressCallback& progress) {
   auto report = [&](double fraction, absl::string_view what) {
     return !progress || progress(fraction, what);
@@ -187,24 +254,20 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
   if (const int64_t devices = counts.replicas * counts.partitions; devices > 1) {
     auto slice = SliceForDevices(spec, devices);
     if (!slice.ok()) return slice.status();
-    return CompileRunAndProfile(module, *slice, steps, progress);
+    return CompileRunAndProfile(module, *slice, steps, producer, progress);
   }
   if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
   auto timed = CompileAndTime(module.Clone(), spec);
   if (!timed.ok()) return timed.status();
   if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
   trace::Profile profile = ProfileOfRun(absl::StrCat(module.name(), " on ", spec.name()), spec,
-                                        timed->compilation, timed->timing, steps);
+                                        timed->compilation, timed->timing, steps, producer);
   report(1.0, "done");
   return profile;
 }
 
-}  // namespace systolic::device
-
-namespace systolic::device {
-
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, const Slice& slice,
-                                                    int64_t steps,
+                                                    int64_t steps, const std::string& producer,
                                                     const RunProgressCallback& progress) {
   auto report = [&](double fraction, absl::string_view what) {
     return !progress || progress(fraction, what);
@@ -215,7 +278,7 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, con
   if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
   trace::Profile profile =
       ProfileOfSliceRun(absl::StrCat(module.name(), " on ", slice.Name()), slice,
-                        timed->compilation, timed->timing, steps);
+                        timed->compilation, timed->timing, steps, producer);
   report(1.0, "done");
   return profile;
 }

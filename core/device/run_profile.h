@@ -1,17 +1,20 @@
-// The profile of a program compiled and run on a simulated chip: the chip,
-// the program with the compiler's snapshot after every pass, its compile
-// (then a cache hit for every later step), the run's steps, and the chip's
-// timeline (a plane for the chip, a lane per core and unit, every event
-// named by its HLO instruction with FLOPs, bytes and utilisation). The CLI's
-// `run --profile` and the studio's "Compile and run" both write this.
+// The profile of programs compiled and run on simulated chips: the chip,
+// each program with the compiler's snapshot after every pass, every compile
+// request (a miss with its cause, or a cache hit), the run's steps, and the
+// devices' timeline (a plane per chip, a lane per core and unit, every event
+// named by its HLO instruction with FLOPs, bytes and utilisation; on a slice
+// also the ICI transfers). The CLI's `run --profile` and `profile` and the
+// studio's "Compile and run" write it.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 #include "core/compiler/compiler.h"
 #include "core/device/chip_spec.pb.h"
@@ -22,32 +25,67 @@
 
 namespace systolic::device {
 
-// `steps` runs of the program back to back (each takes the simulated time).
+// Who wrote the profile ("systolic profile", "systolic studio") and what of.
+struct ProfileHeader {
+  std::string producer;
+  std::string title;
+};
+
+// A compiled program and its simulated run on the devices.
+struct TimedProgram {
+  int64_t id = 1;
+  std::string fingerprint;  // of the front end's graph; may be empty
+  const CompilationResult* compilation = nullptr;
+  const ProgramTiming* chip = nullptr;  // one device's run (every device runs the same)
+  // Its collectives' ICI transfers when run on a slice; null on one chip.
+  const SliceTiming* slice_timing = nullptr;
+};
+
+// One run of program `program_id` during training step `step`.
+struct ProgramExecution {
+  int64_t step = 0;
+  int64_t program_id = 0;
+};
+
+// The general profile: `executions` run back to back on the devices (each
+// program's simulated run repeated at its start), one StepRecord per step
+// (from its first execution's start to its last one's end, with the program
+// of its first execution). `compile_events` are kept as given, each stamped
+// with the start of its step on the timeline. `slice` null: one chip of
+// `spec`; otherwise a plane per device (the first kMaxChipPlanes, see
+// ici_trace.h) with the ICI transfers it sent and received, flows from
+// sender to receiver, and the slice's topology.
+trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& spec,
+                                 const Slice* slice, absl::Span<const TimedProgram> programs,
+                                 std::vector<trace::CompileEvent> compile_events,
+                                 absl::Span<const ProgramExecution> executions);
+
+// One program run `steps` times: compiled at the first step, then found in
+// the cache at every later one.
 trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
                             const CompilationResult& compilation, const ProgramTiming& timing,
-                            int64_t steps = 1);
+                            int64_t steps = 1, const std::string& producer = "systolic run");
 
-// The same for a program run on a slice: a plane per device (the first
-// kMaxChipPlanes of them, see ici_trace.h) with its chip's lanes and the
-// ICI transfers it sent and received, flows from sender to receiver, and the
-// slice's topology.
+// The same for a program run on a slice.
 trace::Profile ProfileOfSliceRun(const std::string& title, const Slice& slice,
                                  const CompilationResult& compilation, const SliceTiming& timing,
-                                 int64_t steps = 1);
+                                 int64_t steps = 1, const std::string& producer = "systolic run");
 
 // Tells what is happening (fraction done in [0, 1]); returns false to stop.
 using RunProgressCallback = std::function<bool(double fraction, absl::string_view what)>;
 
 // Compiles a copy of `module` for `spec`, lowers and simulates it, and
-// returns the profile of `steps` runs. Stops with Cancelled when `progress`
-// says so. A program for several devices runs on SliceForDevices.
+// returns the profile of `steps` runs, written by `producer`. Stops with
+// Cancelled when `progress` says so. A program for several devices runs on
+// SliceForDevices.
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
                                                     const ChipSpec& spec, int64_t steps,
+                                                    const std::string& producer,
                                                     const RunProgressCallback& progress = {});
 
 // The same on the chips of `slice` (ProfileOfSliceRun).
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, const Slice& slice,
-                                                    int64_t steps,
+                                                    int64_t steps, const std::string& producer,
                                                     const RunProgressCallback& progress = {});
 
 }  // namespace systolic::device
