@@ -1,6 +1,7 @@
-// `systolic run` and `systolic profile` as a user runs them: the figures, the
-// comparison with the reference, profiles that `systolic info` reads back,
-// and bad input.
+// `systolic run` and `systolic profile` (of a file or a lazy sample) as a
+// user runs them: the figures, the comparison with the reference, profiles
+// that `systolic info` reads back, and bad input.
+#include <algorithm>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -247,6 +248,7 @@ TEST(ProfileCommand, WritesTheProfileOfEveryStepForInfoAndTheStudio) {
   EXPECT_EQ(i["compiles"]["cache_misses"], 1);
   EXPECT_EQ(i["chip"]["name"], "v5e");
   EXPECT_EQ(i["stages"], j["stages"]);
+  EXPECT_EQ(i["producer"], "systolic profile");
 }
 
 TEST(ProfileCommand, AShardedProgramIsProfiledOnItsSlice) {
@@ -281,6 +283,82 @@ TEST(ProfileCommand, BadInputIsAClearErrorAndWritesNothing) {
   Result malformed = RunCli("profile " + bad + " -o " + out);
   EXPECT_EQ(malformed.exit_code, 1);
   EXPECT_THAT(malformed.out, HasSubstr("bad.hlo:3:19: unknown opcode 'frobnicate'"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// The smallest lazy sample: data parallel over four chips, and a last
+// partial batch that makes it compile a second program.
+constexpr char kSample[] = "mlp_ddp";
+
+// The training the profile command runs, as `systolic samples` reports it.
+nlohmann::json Training(int steps) {
+  Result r = RunCli(absl::StrCat("samples ", kSample, " --steps ", steps, " --json"),
+                    /*with_stderr=*/false);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  return nlohmann::json::parse(r.out);
+}
+
+nlohmann::json Info(const std::string& path) {
+  Result info = RunCli("info " + path + " --json", /*with_stderr=*/false);
+  EXPECT_EQ(info.exit_code, 0) << info.out;
+  return nlohmann::json::parse(info.out);
+}
+
+TEST(ProfileCommand, ASampleIsTrainedAndEveryStepProfiledOnItsSlice) {
+  const std::string path = TempPath("sample.sysprof");
+  Result r = RunCli(absl::StrCat("profile --sample ", kSample, " --steps 3 -o ", path, " --json"),
+                    /*with_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["sample"], kSample);
+  EXPECT_TRUE(j["file"].is_null());
+  EXPECT_EQ(j["steps"], 3);
+  EXPECT_EQ(j["profile"], path);
+
+  const nlohmann::json training = Training(3);
+  const nlohmann::json i = Info(path);
+  EXPECT_EQ(i["producer"], "systolic profile");
+  EXPECT_GE(i["programs"].get<int>(), 1);
+  EXPECT_EQ(i["compiles"]["total"], training["compiles"].size());
+  EXPECT_EQ(i["steps"], 3);
+  EXPECT_EQ(i["timeline"]["chips"], training["devices"]) << "a plane per device";
+  EXPECT_EQ(i["topology"]["chips"], training["devices"]);
+  EXPECT_GT(i["timeline"]["events"].get<int64_t>(), 0);
+  EXPECT_GT(i["timeline"]["flows"].get<int64_t>(), 0) << "the gradients' all-reduce";
+}
+
+TEST(ProfileCommand, ASampleThatRecompilesHasEveryProgramAndEveryMiss) {
+  const std::string path = TempPath("recompiling_sample.sysprof");
+  // Enough steps to reach the partial batch.
+  const nlohmann::json training = Training(4);
+  int64_t misses = 0, programs = 0;
+  for (const nlohmann::json& c : training["compiles"]) {
+    misses += c["cache_hit"].get<bool>() ? 0 : 1;
+    programs = std::max(programs, c["program_id"].get<int64_t>() + 1);
+  }
+  ASSERT_GT(misses, 1) << "the partial batch compiles a new program";
+  Result r = RunCli(absl::StrCat("profile --sample ", kSample, " --steps 4 -o ", path));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(absl::StrCat(kSample, " on ")));
+
+  const nlohmann::json i = Info(path);
+  EXPECT_EQ(i["programs"], programs);
+  EXPECT_EQ(i["compiles"]["total"], training["compiles"].size());
+  EXPECT_EQ(i["compiles"]["cache_misses"], misses);
+  EXPECT_EQ(i["steps"], 4);
+}
+
+TEST(ProfileCommand, AnUnknownSampleOrAFileAndASampleIsAUsageError) {
+  const std::string out = TempPath("never_sample.sysprof");
+  Result unknown = RunCli("profile --sample no_such_sample -o " + out);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.out, HasSubstr("no sample named 'no_such_sample'"));
+  EXPECT_THAT(unknown.out, HasSubstr(kSample)) << "the known names";
+
+  Result both = RunCli(absl::StrCat("profile ", Sample("mlp_layer.hlo"), " --sample ", kSample,
+                                    " -o ", out));
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_THAT(both.out, HasSubstr("not both"));
   EXPECT_FALSE(fs::exists(out));
 }
 
