@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "core/device/chip_figures.h"
@@ -30,6 +32,27 @@ struct Accumulator {
   int64_t bytes = 0;
   int64_t events = 0;
   std::map<UnitKind, int64_t> busy;
+  // Per core, its first start and last end: the cores run their shares side
+  // by side but drift apart, so the op's time is its longest core's.
+  std::map<int, std::pair<int64_t, int64_t>> core_span;
+  int64_t LongestCoreSpan() const {
+    int64_t longest = 0;
+    for (const auto& [core, span] : core_span) longest = std::max(longest, span.second - span.first);
+    return longest;
+  }
+  // Cycles some core was on it: the chip's units it could use were free to
+  // it that long (one core alone gets all of HBM).
+  int64_t CoveredCycles() const {
+    std::vector<std::pair<int64_t, int64_t>> spans;
+    for (const auto& [core, span] : core_span) spans.push_back(span);
+    std::sort(spans.begin(), spans.end());
+    int64_t covered = 0, reached = INT64_MIN;
+    for (const auto& [from, to] : spans) {
+      covered += std::max<int64_t>(0, to - std::max(from, reached));
+      reached = std::max(reached, to);
+    }
+    return covered;
+  }
 };
 
 }  // namespace
@@ -54,6 +77,12 @@ absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const 
       if (event.duration_cycles == 0) continue;  // bookkeeping ("done")
       a.start = std::min(a.start, event.start_cycle);
       a.end = std::max(a.end, event.end_cycle());
+      auto [span, inserted] =
+          a.core_span.try_emplace(lane.core, event.start_cycle, event.end_cycle());
+      if (!inserted) {
+        span->second.first = std::min(span->second.first, event.start_cycle);
+        span->second.second = std::max(span->second.second, event.end_cycle());
+      }
       a.busy[lane.unit.kind] += event.duration_cycles;
       ++a.events;
     }
@@ -75,7 +104,7 @@ absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const 
       op.start_cycle = a.start;
       op.end_cycle = a.end;
     }
-    op.seconds = double(op.end_cycle - op.start_cycle) / clock;
+    op.seconds = double(a.LongestCoreSpan()) / clock;
     op.percent = timing.seconds > 0 ? 100.0 * op.seconds / timing.seconds : 0;
     UnitKind busiest = UnitKind::kScalar;
     int64_t most = -1;
@@ -86,11 +115,12 @@ absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const 
       }
     }
     op.unit = UnitKindName(busiest);
-    if (op.seconds > 0) {
+    const double covered = double(a.CoveredCycles()) / clock;
+    if (op.seconds > 0 && covered > 0) {
       switch (busiest) {
-        case UnitKind::kMxu: op.utilization = op.flops / (op.seconds * timing.peak_flops_per_second); break;
-        case UnitKind::kVector: op.utilization = op.flops / (op.seconds * vector_peak); break;
-        case UnitKind::kDma: op.utilization = double(op.bytes) / (op.seconds * HbmBytesPerSecond(spec)); break;
+        case UnitKind::kMxu: op.utilization = op.flops / (covered * timing.peak_flops_per_second); break;
+        case UnitKind::kVector: op.utilization = op.flops / (covered * vector_peak); break;
+        case UnitKind::kDma: op.utilization = double(op.bytes) / (covered * HbmBytesPerSecond(spec)); break;
         case UnitKind::kScalar:
         case UnitKind::kIci: op.utilization = 1; break;
       }

@@ -23,12 +23,14 @@ struct OpTiming {
   std::string unit;
   int64_t start_cycle = 0;  // its first event's start
   int64_t end_cycle = 0;    // its last event's end
-  double seconds = 0;       // end - start
+  // The longest a core spent on it, first start to last end on that core
+  // (cores run their shares side by side, not in lockstep).
+  double seconds = 0;
   double percent = 0;       // of the simulated time
   double flops = 0;
   int64_t bytes = 0;        // moved between HBM and VMEM
-  // Of the chip's peak for `unit` over `seconds`: FLOP/s for the MXUs and
-  // the vector unit, bytes/s of HBM for DMA.
+  // Of the chip's peak for `unit` over the time some core was on it: FLOP/s
+  // for the MXUs and the vector unit, bytes/s of HBM for DMA.
   double utilization = 0;
   int64_t events = 0;
 };
