@@ -203,6 +203,9 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
     const int64_t start_ps = run.end_ps;
     const int64_t duration_ps = CyclesToPs(spec, program->second->chip->cycles);
     AppendShiftedTimeline(run_of_program.at(execution.program_id), start_ps, p.timeline);
+    if (slice && program->second->slice_timing) {
+      AddLinkTraffic(*program->second->slice_timing, /*steps=*/1, p.topology);
+    }
     run.end_ps = start_ps + duration_ps;
     if (!run.steps.empty() && run.steps.back().number == execution.step) {
       run.steps.back().duration_ps = run.end_ps - run.steps.back().start_ps;

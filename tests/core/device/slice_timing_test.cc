@@ -115,6 +115,14 @@ TEST(SliceTiming, ProfileShowsEveryDeviceAndTheTransfersBetweenThem) {
   EXPECT_EQ(p.topology.chip_count(), 8);
   EXPECT_EQ(p.topology.shape, "2x2x2");
   EXPECT_EQ(p.topology.links.size(), slice.topology.links().size());
+  // Both steps' traffic is on the links, for the sharding view's heat map.
+  trace::TopologyRecord one_step = TopologyRecordOf(slice.topology, slice.spec);
+  AddLinkTraffic(timed->timing, 1, one_step);
+  int64_t bytes = 0, step_bytes = 0;
+  for (const trace::TopologyLink& link : p.topology.links) bytes += link.bytes;
+  for (const trace::TopologyLink& link : one_step.links) step_bytes += link.bytes;
+  EXPECT_GT(step_bytes, 0);
+  EXPECT_EQ(bytes, 2 * step_bytes);
   EXPECT_EQ(p.timeline.plane_count(), 8);
   for (int32_t chip = 0; chip < 8; ++chip) {
     const trace::TimelinePlane* plane = p.timeline.FindChipPlane(chip);
