@@ -114,7 +114,13 @@ QModelIndex ProfileExplorerModel::StageIndex(int64_t program, int64_t stage) con
 QString ProfileExplorerModel::Name(const Item& item) const {
   switch (item.kind) {
     case Kind::kProgramsFolder: return QStringLiteral("Programs");
-    case Kind::kProgram: return QString::fromStdString(profile_->programs[item.program].name);
+    case Kind::kProgram: {
+      // Front ends name every program alike ("SyncTensorsGraph"): the id tells them apart.
+      const trace::ProgramRecord& program = profile_->programs[item.program];
+      return profile_->programs.size() > 1
+                 ? QStringLiteral("%1 #%2").arg(QString::fromStdString(program.name)).arg(program.id)
+                 : QString::fromStdString(program.name);
+    }
     case Kind::kStage: {
       const trace::ModuleSnapshot& s = profile_->programs[item.program].snapshots[item.stage];
       return QStringLiteral("%1 · %2").arg(item.stage).arg(QString::fromStdString(s.pass_name));

@@ -468,7 +468,9 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   ShowView(first && (is_program_file_ || profile_->timeline.event_count() == 0) ? View::kGraph
            : profile_->timeline.event_count() > 0                               ? View::kTimeline
                                                                                 : View::kGraph);
-  QString summary = QStringLiteral("%1 — %2 programs").arg(title).arg(profile_->programs.size());
+  const size_t programs = profile_->programs.size();
+  QString summary =
+      QStringLiteral("%1 — %2 program%3").arg(title).arg(programs).arg(programs == 1 ? "" : "s");
   if (first) {
     summary += QStringLiteral(" · %1: %2 instructions")
                    .arg(QString::fromStdString(first->name))

@@ -25,6 +25,13 @@ class ProfileExplorerModelTest : public QObject {
 
     const QModelIndex program = model.index(0, 0, model.index(0, 0));
     QCOMPARE(model.data(program).toString(), QString("mlp_layer"));
+    // Programs of one name (a front end's) are told apart by id.
+    trace::Profile two = profile;
+    two.programs.push_back(profile.programs[0]);
+    two.programs.back().id = 7;
+    ProfileExplorerModel both;
+    both.SetProfile(&two);
+    QCOMPARE(both.data(both.index(1, 0, both.index(0, 0))).toString(), QString("mlp_layer #7"));
     QCOMPARE(model.data(program.siblingAtColumn(1)).toString(), QString("3 stages"));
     QCOMPARE(model.rowCount(program), 3);
     QCOMPARE(model.data(model.index(0, 0, program)).toString(), QString("0 · input"));
