@@ -267,6 +267,32 @@ TEST(ProfileCommand, AShardedProgramIsProfiledOnItsSlice) {
   EXPECT_GT(i["timeline"]["flows"].get<int>(), 0);
 }
 
+TEST(ProfileCommand, EverySamplesProfileReadsBackWhole) {
+  Result list = RunCli("samples --json", /*with_stderr=*/false);
+  ASSERT_EQ(list.exit_code, 0) << list.out;
+  const nlohmann::json samples = nlohmann::json::parse(list.out)["samples"];
+  ASSERT_FALSE(samples.empty());
+  for (const nlohmann::json& sample : samples) {
+    const std::string name = sample["name"];
+    const std::string path = TempPath(name + ".sysprof");
+    Result written = RunCli("profile --sample " + name + " --steps 2 -o " + path + " --json",
+                            /*with_stderr=*/false);
+    ASSERT_EQ(written.exit_code, 0) << name << ": " << written.out;
+    const nlohmann::json w = nlohmann::json::parse(written.out);
+    Result read = RunCli("info " + path + " --json", /*with_stderr=*/false);
+    ASSERT_EQ(read.exit_code, 0) << name << ": " << read.out;
+    const nlohmann::json r = nlohmann::json::parse(read.out);
+    // What was in memory when written is what the file gives back.
+    EXPECT_EQ(r["programs"], w["programs"]) << name;
+    EXPECT_EQ(r["stages"], w["stages"]) << name;
+    EXPECT_EQ(r["compiles"]["total"], w["compiles"]) << name;
+    EXPECT_EQ(r["timeline"]["events"], w["events"]) << name;
+    EXPECT_EQ(r["timeline"]["duration_ps"], w["span_ps"]) << name;
+    EXPECT_EQ(r["steps"], 2) << name;
+    EXPECT_EQ(r["producer"], "systolic profile") << name;
+  }
+}
+
 TEST(ProfileCommand, BadInputIsAClearErrorAndWritesNothing) {
   const std::string out = TempPath("never.sysprof");
   Result no_output = RunCli("profile " + Sample("mlp_layer.hlo"));
