@@ -61,58 +61,51 @@ void AddLinkTraffic(const SliceTiming& timing, int64_t steps, trace::TopologyRec
   }
 }
 
-void AddIciTransfers(const Slice& slice, const SliceTiming& timing, int64_t steps,
-                     trace::Timeline& timeline) {
+void AddIciTransfers(const Slice& slice, const SliceTiming& timing, trace::Timeline& timeline) {
   const std::vector<int32_t> plane_of = PlaneOfDevice(timeline, timing.device_count());
   auto shown = [&](int64_t chip) {
     return chip >= 0 && chip < int64_t(plane_of.size()) && plane_of[size_t(chip)] >= 0;
   };
   const std::vector<IciLink>& links = slice.topology.links();
-  const int64_t run_ps = CyclesToPs(slice.spec, timing.chip.cycles);
   uint64_t flow_id = timeline.flows().size();
-  for (int64_t step = 0; step < steps; ++step) {
-    for (const CollectiveTiming& collective : timing.collectives) {
-      const int64_t start_cycle = timing.StartCycleOf(collective.instruction);
-      if (start_cycle < 0) continue;  // not in the entry computation's program
-      const int64_t base_ps = step * run_ps + CyclesToPs(slice.spec, start_cycle);
-      for (size_t i = 0; i < collective.transfers.size(); ++i) {
-        const IciTransfer& transfer = collective.transfers[i];
-        const IciTransferTiming& t = collective.simulation.transfers[i];
-        if (t.links.empty() || !shown(transfer.source_chip) || !shown(transfer.target_chip)) {
-          continue;
-        }
-        std::vector<std::string> route;
-        for (int link : t.links) route.push_back(slice.topology.LinkName(link));
-        const int64_t end_ps = base_ps + SecondsToPs(t.end_seconds);
-
-        trace::TimelinePlane& sender = timeline.mutable_plane(plane_of[transfer.source_chip]);
-        trace::TimelineLine& send_line = sender.GetOrAddLine(
-            absl::StrCat("ICI send ", DirectionOf(links[t.links.front()])), trace::LaneKind::kIci);
-        const int64_t send_start = base_ps + SecondsToPs(t.start_seconds);
-        const int64_t send_event = sender.AddEvent(
-            send_line.id(), collective.instruction, send_start, end_ps - send_start,
-            {sender.MakeStringStat("hlo_op", collective.instruction),
-             sender.MakeStringStat("long_name", transfer.name),
-             sender.MakeIntStat("bytes", transfer.bytes),
-             sender.MakeIntStat("to_chip", transfer.target_chip),
-             sender.MakeStringStat("route", absl::StrJoin(route, ", "))});
-
-        trace::TimelinePlane& receiver = timeline.mutable_plane(plane_of[transfer.target_chip]);
-        trace::TimelineLine& receive_line = receiver.GetOrAddLine(
-            absl::StrCat("ICI receive ", DirectionOf(links[t.links.back()])),
-            trace::LaneKind::kIci);
-        const int64_t receive_start = base_ps + SecondsToPs(t.stream_seconds);
-        const int64_t receive_event = receiver.AddEvent(
-            receive_line.id(), collective.instruction, receive_start, end_ps - receive_start,
-            {receiver.MakeStringStat("hlo_op", collective.instruction),
-             receiver.MakeStringStat("long_name", transfer.name),
-             receiver.MakeIntStat("bytes", transfer.bytes),
-             receiver.MakeIntStat("from_chip", transfer.source_chip)});
-
-        timeline.AddFlow({++flow_id, transfer.name, "ici",
-                          {sender.id(), send_line.id(), send_event},
-                          {receiver.id(), receive_line.id(), receive_event}, transfer.bytes});
+  for (const CollectiveTiming& collective : timing.collectives) {
+    const int64_t start_cycle = timing.StartCycleOf(collective.instruction);
+    if (start_cycle < 0) continue;  // not in the entry computation's program
+    const int64_t base_ps = CyclesToPs(slice.spec, start_cycle);
+    for (size_t i = 0; i < collective.transfers.size(); ++i) {
+      const IciTransfer& transfer = collective.transfers[i];
+      const IciTransferTiming& t = collective.simulation.transfers[i];
+      if (t.links.empty() || !shown(transfer.source_chip) || !shown(transfer.target_chip)) {
+        continue;
       }
+      std::vector<std::string> route;
+      for (int link : t.links) route.push_back(slice.topology.LinkName(link));
+      const int64_t end_ps = base_ps + SecondsToPs(t.end_seconds);
+      // One end of the transfer: an event on the lane of the direction it
+      // leaves or arrives in, named by its collective.
+      auto add_end = [&](int64_t chip, const std::string& lane, int64_t start_ps,
+                         const char* peer_stat, int64_t peer,
+                         std::vector<trace::Stat> more) -> trace::EventRef {
+        trace::TimelinePlane& plane = timeline.mutable_plane(plane_of[size_t(chip)]);
+        trace::TimelineLine& line = plane.GetOrAddLine(lane, trace::LaneKind::kIci);
+        std::vector<trace::Stat> stats = {plane.MakeStringStat("hlo_op", collective.instruction),
+                                          plane.MakeStringStat("long_name", transfer.name),
+                                          plane.MakeIntStat("bytes", transfer.bytes),
+                                          plane.MakeIntStat(peer_stat, peer)};
+        for (trace::Stat& stat : more) stats.push_back(std::move(stat));
+        const int64_t event = plane.AddEvent(line.id(), collective.instruction, start_ps,
+                                             end_ps - start_ps, stats);
+        return {plane.id(), line.id(), event};
+      };
+      trace::TimelinePlane& sender = timeline.mutable_plane(plane_of[transfer.source_chip]);
+      const trace::EventRef send = add_end(
+          transfer.source_chip, absl::StrCat("ICI send ", DirectionOf(links[t.links.front()])),
+          base_ps + SecondsToPs(t.start_seconds), "to_chip", transfer.target_chip,
+          {sender.MakeStringStat("route", absl::StrJoin(route, ", "))});
+      const trace::EventRef receive = add_end(
+          transfer.target_chip, absl::StrCat("ICI receive ", DirectionOf(links[t.links.back()])),
+          base_ps + SecondsToPs(t.stream_seconds), "from_chip", transfer.source_chip, {});
+      timeline.AddFlow({++flow_id, transfer.name, "ici", send, receive, transfer.bytes});
     }
   }
 }

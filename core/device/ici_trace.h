@@ -27,10 +27,9 @@ trace::TopologyRecord TopologyRecordOf(const IciTopology& topology, const ChipSp
 // TopologyRecordOf for the same topology: its links in the same order).
 void AddLinkTraffic(const SliceTiming& timing, int64_t steps, trace::TopologyRecord& record);
 
-// Adds the transfers to the device planes already in `timeline` (plane
-// chip_id = device); transfers to or from devices without a plane are left
-// out. Each of `steps` back-to-back runs repeats them.
-void AddIciTransfers(const Slice& slice, const SliceTiming& timing, int64_t steps,
-                     trace::Timeline& timeline);
+// Adds one run's transfers, from time 0, to the device planes already in
+// `timeline` (plane chip_id = device); transfers to or from devices without
+// a plane are left out.
+void AddIciTransfers(const Slice& slice, const SliceTiming& timing, trace::Timeline& timeline);
 
 }  // namespace systolic::device

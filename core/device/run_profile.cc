@@ -9,7 +9,7 @@
 #include "core/device/chip_spec_loader.h"
 #include "core/device/core_units.h"
 #include "core/device/ici_trace.h"
-#include "core/device/shifted_timeline.h"
+#include "core/trace/shifted_timeline.h"
 #include "core/trace/device_topology.h"
 #include "core/trace/memory_timeline.h"
 
@@ -140,7 +140,7 @@ trace::Timeline TimelineOfOneRun(const ChipSpec& spec, const Slice* slice,
     AddChipPlane(run, spec, step_name, *program.chip, chip);
   }
   if (slice != nullptr && program.slice_timing != nullptr) {
-    AddIciTransfers(*slice, *program.slice_timing, /*steps=*/1, run);
+    AddIciTransfers(*slice, *program.slice_timing, run);
   }
   return run;
 }
@@ -202,7 +202,7 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
     if (program == program_by_id.end()) continue;  // not compiled for the device
     const int64_t start_ps = run.end_ps;
     const int64_t duration_ps = CyclesToPs(spec, program->second->chip->cycles);
-    AppendShiftedTimeline(run_of_program.at(execution.program_id), start_ps, p.timeline);
+    trace::AppendShiftedTimeline(run_of_program.at(execution.program_id), start_ps, p.timeline);
     if (slice && program->second->slice_timing) {
       AddLinkTraffic(*program->second->slice_timing, /*steps=*/1, p.topology);
     }
@@ -246,44 +246,55 @@ trace::Profile ProfileOfSliceRun(const std::string& title, const Slice& slice,
                            EveryStepRuns(program.id, steps));
 }
 
+namespace {
+
+// Compiles and simulates with `compile_and_time`, then makes the profile
+// with `profile_of`, telling `progress` along the way.
+template <typename CompileAndTimeFn, typename ProfileOfFn>
+absl::StatusOr<trace::Profile> ProfileWithProgress(const RunProgressCallback& progress,
+                                                   CompileAndTimeFn compile_and_time,
+                                                   ProfileOfFn profile_of) {
+  auto report = [&](double fraction, absl::string_view what) {
+    return !progress || progress(fraction, what);
+  };
+  if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
+  auto timed = compile_and_time();
+  if (!timed.ok()) return timed.status();
+  if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
+  trace::Profile profile = profile_of(*timed);
+  report(1.0, "done");
+  return profile;
+}
+
+}  // namespace
+
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
                                                     const ChipSpec& spec, int64_t steps,
                                                     const std::string& producer,
                                                     const RunProgressCallback& progress) {
-  auto report = [&](double fraction, absl::string_view what) {
-    return !progress || progress(fraction, what);
-  };
   const SpmdDeviceCounts counts = RequiredDeviceCounts(module);
   if (const int64_t devices = counts.replicas * counts.partitions; devices > 1) {
     auto slice = SliceForDevices(spec, devices);
     if (!slice.ok()) return slice.status();
     return CompileRunAndProfile(module, *slice, steps, producer, progress);
   }
-  if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
-  auto timed = CompileAndTime(module.Clone(), spec);
-  if (!timed.ok()) return timed.status();
-  if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
-  trace::Profile profile = ProfileOfRun(absl::StrCat(module.name(), " on ", spec.name()), spec,
-                                        timed->compilation, timed->timing, steps, producer);
-  report(1.0, "done");
-  return profile;
+  return ProfileWithProgress(
+      progress, [&] { return CompileAndTime(module.Clone(), spec); },
+      [&](const TimedCompilation& timed) {
+        return ProfileOfRun(absl::StrCat(module.name(), " on ", spec.name()), spec,
+                            timed.compilation, timed.timing, steps, producer);
+      });
 }
 
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, const Slice& slice,
                                                     int64_t steps, const std::string& producer,
                                                     const RunProgressCallback& progress) {
-  auto report = [&](double fraction, absl::string_view what) {
-    return !progress || progress(fraction, what);
-  };
-  if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
-  auto timed = CompileAndTimeOnSlice(module.Clone(), slice);
-  if (!timed.ok()) return timed.status();
-  if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
-  trace::Profile profile =
-      ProfileOfSliceRun(absl::StrCat(module.name(), " on ", slice.Name()), slice,
-                        timed->compilation, timed->timing, steps, producer);
-  report(1.0, "done");
-  return profile;
+  return ProfileWithProgress(
+      progress, [&] { return CompileAndTimeOnSlice(module.Clone(), slice); },
+      [&](const TimedSliceCompilation& timed) {
+        return ProfileOfSliceRun(absl::StrCat(module.name(), " on ", slice.Name()), slice,
+                                 timed.compilation, timed.timing, steps, producer);
+      });
 }
 
 }  // namespace systolic::device

@@ -1,67 +1,67 @@
-#include "core/device/shifted_timeline.h"
+#include "core/trace/shifted_timeline.h"
 
 #include <vector>
 
-namespace systolic::device {
+namespace systolic::trace {
 namespace {
 
 // Stats, stat names, strings and event names of one plane re-interned in
 // another; each is looked up once however many events share it.
 class PlaneTranslation {
  public:
-  PlaneTranslation(const trace::TimelinePlane& from, trace::TimelinePlane& to)
+  PlaneTranslation(const TimelinePlane& from, TimelinePlane& to)
       : from_(from),
         to_(to),
         stat_names_(size_t(from.stat_name_count()), -1),
         strings_(size_t(from.string_count()), -1),
         metadata_(size_t(from.event_metadata_count()), -1) {}
 
-  trace::Stat Stat(trace::Stat stat) {
+  Stat Translated(Stat stat) {
     int32_t& name = stat_names_[size_t(stat.name_id)];
     if (name < 0) name = to_.InternStatName(from_.stat_name(stat.name_id));
     stat.name_id = name;
-    if (stat.kind == trace::StatKind::kString) {
+    if (stat.kind == StatKind::kString) {
       int64_t& ref = strings_[stat.string_ref];
       if (ref < 0) ref = to_.InternString(from_.string(stat.string_ref));
-      stat = trace::Stat::StringRef(name, uint32_t(ref));
+      stat = Stat::StringRef(name, uint32_t(ref));
     }
     return stat;
   }
 
   // Valid until the next call (events are copied by the million).
-  absl::Span<const trace::Stat> Stats(absl::Span<const trace::Stat> stats) {
+  absl::Span<const Stat> Stats(absl::Span<const Stat> stats) {
     scratch_.clear();
-    for (const trace::Stat& s : stats) scratch_.push_back(Stat(s));
+    for (const Stat& s : stats) scratch_.push_back(Translated(s));
     return scratch_;
   }
 
   int32_t EventName(int32_t id) {
     int32_t& mapped = metadata_[size_t(id)];
     if (mapped >= 0) return mapped;
-    const trace::EventMetadata& source = from_.event_metadata(id);
+    const EventMetadata& source = from_.event_metadata(id);
     const int32_t known = to_.event_metadata_count();
     mapped = to_.InternEventName(source.name);
     if (mapped >= known) {  // new in the target: bring what the name shares
-      trace::EventMetadata& added = to_.mutable_event_metadata(mapped);
+      EventMetadata& added = to_.mutable_event_metadata(mapped);
       added.display_name = source.display_name;
-      const absl::Span<const trace::Stat> stats = Stats(source.stats);
+      const absl::Span<const Stat> stats = Stats(source.stats);
       added.stats.assign(stats.begin(), stats.end());
     }
     return mapped;
   }
 
  private:
-  const trace::TimelinePlane& from_;
-  trace::TimelinePlane& to_;
+  const TimelinePlane& from_;
+  TimelinePlane& to_;
   std::vector<int32_t> stat_names_;
   std::vector<int64_t> strings_;
   std::vector<int32_t> metadata_;
-  std::vector<trace::Stat> scratch_;
+  std::vector<Stat> scratch_;
 };
 
-trace::TimelinePlane& TargetPlane(const trace::TimelinePlane& source, trace::Timeline& into,
+TimelinePlane& TargetPlane(const TimelinePlane& source, Timeline& into,
                                   bool& added) {
-  if (const trace::TimelinePlane* found = into.FindChipPlane(source.chip_id())) {
+  if (const TimelinePlane* found = into.FindChipPlane(source.chip_id())) {
     added = false;
     return into.mutable_plane(found->id());
   }
@@ -71,21 +71,21 @@ trace::TimelinePlane& TargetPlane(const trace::TimelinePlane& source, trace::Tim
 
 }  // namespace
 
-void AppendShiftedTimeline(const trace::Timeline& run, int64_t offset_ps, trace::Timeline& into) {
+void AppendShiftedTimeline(const Timeline& run, int64_t offset_ps, Timeline& into) {
   // Where each event of `run` lands: by plane and lane, the target plane and
   // lane and the index of the lane's first copied event.
-  std::vector<std::vector<trace::EventRef>> first_copied(size_t(run.plane_count()));
-  for (const trace::TimelinePlane& source : run.planes()) {
+  std::vector<std::vector<EventRef>> first_copied(size_t(run.plane_count()));
+  for (const TimelinePlane& source : run.planes()) {
     bool added = false;
-    trace::TimelinePlane& target = TargetPlane(source, into, added);
+    TimelinePlane& target = TargetPlane(source, into, added);
     PlaneTranslation translate(source, target);
     if (added) {
-      const absl::Span<const trace::Stat> stats = translate.Stats(source.stats());
+      const absl::Span<const Stat> stats = translate.Stats(source.stats());
       target.mutable_stats().assign(stats.begin(), stats.end());
     }
-    std::vector<trace::EventRef>& firsts = first_copied[size_t(source.id())];
-    for (const trace::TimelineLine& line : source.lines()) {
-      trace::TimelineLine& to_line =
+    std::vector<EventRef>& firsts = first_copied[size_t(source.id())];
+    for (const TimelineLine& line : source.lines()) {
+      TimelineLine& to_line =
           target.GetOrAddLine(line.name(), line.kind(), line.core(), line.unit());
       firsts.push_back({target.id(), to_line.id(), to_line.size()});
       to_line.Reserve(to_line.size() + line.size());
@@ -97,16 +97,16 @@ void AppendShiftedTimeline(const trace::Timeline& run, int64_t offset_ps, trace:
       }
     }
   }
-  auto moved = [&](const trace::EventRef& ref) {
-    trace::EventRef to = first_copied[size_t(ref.plane)][size_t(ref.line)];
+  auto moved = [&](const EventRef& ref) {
+    EventRef to = first_copied[size_t(ref.plane)][size_t(ref.line)];
     to.event += ref.event;
     return to;
   };
   uint64_t next_id = into.flows().size();
-  for (const trace::Flow& flow : run.flows()) {
+  for (const Flow& flow : run.flows()) {
     into.AddFlow({++next_id, flow.name, flow.category, moved(flow.source), moved(flow.target),
                   flow.bytes});
   }
 }
 
-}  // namespace systolic::device
+}  // namespace systolic::trace
