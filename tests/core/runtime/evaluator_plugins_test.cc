@@ -36,6 +36,23 @@ ENTRY e {
   ROOT r = f32[2] all-reduce(x), replica_groups={{0,1,2,3}}, to_apply=add
 })";
 
+// kAllReduce run with device d holding {d, 1}; the inputs live as long as this.
+struct FourDeviceRun {
+  std::vector<std::unique_ptr<Buffer>> inputs;
+  absl::StatusOr<ExecuteResult> result;
+};
+
+FourDeviceRun ExecuteAllReduceOnFourDevices(Client& client, Executable& executable) {
+  FourDeviceRun run{{}, absl::UnknownError("not run")};
+  std::vector<std::vector<Buffer*>> lists;
+  for (int d = 0; d < 4; ++d) {
+    run.inputs.push_back(ToDevice(client, testing::R1F({float(d), 1}), d));
+    lists.push_back({run.inputs.back().get()});
+  }
+  run.result = executable.ExecuteOnDevices(lists);
+  return run;
+}
+
 class EvaluatorPluginTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(EvaluatorPluginTest, MatchesTheEvaluator) {
@@ -67,13 +84,8 @@ TEST_P(EvaluatorPluginTest, ReplicasMeetInCollectives) {
   auto executable = client->CompileText(kAllReduce, "hlo");
   ASSERT_TRUE(executable.ok()) << executable.status();
   EXPECT_EQ((*executable)->num_replicas(), 4);
-  std::vector<std::unique_ptr<Buffer>> inputs;
-  std::vector<std::vector<Buffer*>> lists;
-  for (int d = 0; d < 4; ++d) {
-    inputs.push_back(ToDevice(*client, testing::R1F({float(d), 1}), d));
-    lists.push_back({inputs.back().get()});
-  }
-  auto result = (*executable)->ExecuteOnDevices(lists);
+  FourDeviceRun run = ExecuteAllReduceOnFourDevices(*client, **executable);
+  const absl::StatusOr<ExecuteResult>& result = run.result;
   ASSERT_TRUE(result.ok()) << result.status();
   for (int d = 0; d < 4; ++d) {
     EXPECT_EQ(*result->outputs[d][0]->ToLiteralSync(), testing::R1F({6, 4}));
@@ -175,13 +187,8 @@ TEST(SystolicPluginTest, ReplicasAreTimedOnTheSliceWithTheirCollectives) {
   ASSERT_NE(client, nullptr);
   auto executable = client->CompileText(kAllReduce, "hlo");
   ASSERT_TRUE(executable.ok()) << executable.status();
-  std::vector<std::unique_ptr<Buffer>> inputs;
-  std::vector<std::vector<Buffer*>> lists;
-  for (int d = 0; d < 4; ++d) {
-    inputs.push_back(ToDevice(*client, testing::R1F({float(d), 1}), d));
-    lists.push_back({inputs.back().get()});
-  }
-  auto result = (*executable)->ExecuteOnDevices(lists);
+  FourDeviceRun run = ExecuteAllReduceOnFourDevices(*client, **executable);
+  const absl::StatusOr<ExecuteResult>& result = run.result;
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_TRUE(result->outputs[0][0]->GetReadyEvent().Await().ok());
   auto timing = client->LastExecutionTiming(*client->devices()[0]);
