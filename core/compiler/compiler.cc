@@ -16,10 +16,17 @@ Compiler::Compiler(CompileOptions options) : options_(std::move(options)) {
   } else {
     cost_model_ = options_.cost_model;
   }
+  if (options_.collective_cost_model == nullptr) {
+    owned_collective_cost_model_ =
+        std::make_unique<AlphaBetaCollectiveCostModel>(options_.interconnect);
+    collective_cost_model_ = owned_collective_cost_model_.get();
+  } else {
+    collective_cost_model_ = options_.collective_cost_model;
+  }
 }
 
 absl::StatusOr<std::unique_ptr<HloPassPipeline>> Compiler::BuildPipeline() const {
-  PassContext context{cost_model_, options_.fusion};
+  PassContext context{cost_model_, collective_cost_model_, options_.fusion};
   auto pipeline = std::make_unique<HloPassPipeline>("default");
   auto add = [&](absl::string_view name) -> absl::Status {
     SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<HloPassInterface> pass, CreatePass(name, context));
@@ -48,6 +55,10 @@ absl::StatusOr<std::unique_ptr<HloPassPipeline>> Compiler::BuildPipeline() const
   SYSTOLIC_RETURN_IF_ERROR(add("multi-output-fusion"));
   SYSTOLIC_RETURN_IF_ERROR(add("dce"));
   SYSTOLIC_RETURN_IF_ERROR(add("scheduler"));
+  if (options_.latency_hiding) {
+    SYSTOLIC_RETURN_IF_ERROR(add("async-collective-conversion"));
+    SYSTOLIC_RETURN_IF_ERROR(add("latency-hiding-scheduler"));
+  }
   return pipeline;
 }
 

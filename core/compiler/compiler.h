@@ -9,6 +9,8 @@
 //   algsimp (layout sensitive: drops copies that became no-ops), dce
 //   priority-fusion, multi-output-fusion, dce
 //   scheduler
+//   async-collective-conversion, latency-hiding-scheduler (unless
+//     CompileOptions::latency_hiding is off)
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/compiler/buffer_assignment.h"
+#include "core/compiler/collective_cost_model.h"
 #include "core/compiler/compilation_history.h"
 #include "core/compiler/cost_model.h"
 #include "core/compiler/fusible.h"
@@ -39,6 +42,13 @@ struct CompileOptions {
   const CostModel* cost_model = nullptr;
   RooflineParameters roofline;
   FusionOptions fusion;
+  // Split collectives into start/done pairs and schedule compute between
+  // them (off: collectives stay synchronous, for comparison).
+  bool latency_hiding = true;
+  // Collective times the latency-hiding scheduler plans with; the α-β
+  // estimate from `interconnect` when null.
+  const CollectiveCostModel* collective_cost_model = nullptr;
+  InterconnectParameters interconnect;
   bool record_snapshots = true;
   bool assign_buffers = true;
 };
@@ -64,6 +74,8 @@ class Compiler {
   CompileOptions options_;
   std::unique_ptr<CostModel> owned_cost_model_;
   const CostModel* cost_model_;
+  std::unique_ptr<CollectiveCostModel> owned_collective_cost_model_;
+  const CollectiveCostModel* collective_cost_model_;
 };
 
 }  // namespace systolic

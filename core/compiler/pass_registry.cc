@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/compiler/algebraic_simplifier.h"
+#include "core/compiler/async_collective_conversion.h"
 #include "core/compiler/call_inliner.h"
 #include "core/compiler/collective_combiner.h"
 #include "core/compiler/hlo_constant_folding.h"
@@ -10,6 +11,7 @@
 #include "core/compiler/hlo_dce.h"
 #include "core/compiler/hlo_memory_scheduler.h"
 #include "core/compiler/hlo_pass_fix.h"
+#include "core/compiler/latency_hiding_scheduler.h"
 #include "core/compiler/layout_assignment.h"
 #include "core/compiler/multi_output_fusion.h"
 #include "core/compiler/priority_fusion.h"
@@ -21,7 +23,8 @@ std::vector<std::string> KnownPassNames() {
   return {"dce",       "cse",          "constant-folding", "tuple-simplifier",    "call-inliner",
           "algsimp",   "simplification", "all-reduce-combiner", "all-gather-combiner",
           "reduce-scatter-combiner", "layout-assignment", "priority-fusion",
-          "multi-output-fusion", "scheduler"};
+          "multi-output-fusion", "scheduler", "async-collective-conversion",
+          "latency-hiding-scheduler"};
 }
 
 absl::StatusOr<std::unique_ptr<HloPassInterface>> CreatePass(absl::string_view name,
@@ -34,6 +37,7 @@ absl::StatusOr<std::unique_ptr<HloPassInterface>> CreatePass(absl::string_view n
   if (name == "algsimp") return std::make_unique<AlgebraicSimplifier>();
   if (name == "layout-assignment") return std::make_unique<LayoutAssignment>();
   if (name == "scheduler") return std::make_unique<HloMemoryScheduler>();
+  if (name == "async-collective-conversion") return std::make_unique<AsyncCollectiveConversion>();
   if (name == "all-reduce-combiner") return std::make_unique<CollectiveCombiner>(HloOpcode::kAllReduce);
   if (name == "all-gather-combiner") return std::make_unique<CollectiveCombiner>(HloOpcode::kAllGather);
   if (name == "reduce-scatter-combiner") {
@@ -48,14 +52,19 @@ absl::StatusOr<std::unique_ptr<HloPassInterface>> CreatePass(absl::string_view n
     fix->AddPass<HloDCE>();
     return fix;
   }
-  if (name == "priority-fusion" || name == "multi-output-fusion") {
+  if (name == "priority-fusion" || name == "multi-output-fusion" ||
+      name == "latency-hiding-scheduler") {
     if (context.cost_model == nullptr) {
       return absl::InvalidArgumentError(absl::StrCat("pass ", name, " needs a cost model"));
     }
     if (name == "priority-fusion") {
       return std::make_unique<PriorityFusion>(context.cost_model, context.fusion);
     }
-    return std::make_unique<MultiOutputFusion>(context.cost_model, context.fusion);
+    if (name == "multi-output-fusion") {
+      return std::make_unique<MultiOutputFusion>(context.cost_model, context.fusion);
+    }
+    return std::make_unique<LatencyHidingScheduler>(context.cost_model,
+                                                    context.collective_cost_model);
   }
   return absl::NotFoundError(absl::StrCat("no pass named \"", name, "\"; known passes: ",
                                           absl::StrJoin(KnownPassNames(), ", ")));

@@ -252,7 +252,12 @@ std::unique_ptr<HloInstruction> HloInstruction::CreateWhile(const Shape& shape,
 
 std::unique_ptr<HloInstruction> HloInstruction::CloneWithNewOperands(
     const Shape& shape, absl::Span<HloInstruction* const> new_operands) const {
-  auto clone = Create(opcode_, shape, new_operands);
+  return CloneWithNewOpcode(opcode_, shape, new_operands);
+}
+
+std::unique_ptr<HloInstruction> HloInstruction::CloneWithNewOpcode(
+    HloOpcode opcode, const Shape& shape, absl::Span<HloInstruction* const> new_operands) const {
+  auto clone = Create(opcode, shape, new_operands);
   clone->a_ = a_;
   clone->called_ = called_;
   clone->name_ = name_;

@@ -139,6 +139,10 @@ class HloInstruction {
   // computations); the copy has no parent until added to a computation.
   std::unique_ptr<HloInstruction> CloneWithNewOperands(
       const Shape& shape, absl::Span<HloInstruction* const> new_operands) const;
+  // The same copy under another opcode (a collective becoming its -start:
+  // groups, channel, sharding and metadata carried over).
+  std::unique_ptr<HloInstruction> CloneWithNewOpcode(
+      HloOpcode opcode, const Shape& shape, absl::Span<HloInstruction* const> new_operands) const;
 
   // --- Identity -----------------------------------------------------------
   HloOpcode opcode() const { return opcode_; }
