@@ -15,6 +15,7 @@
 #include "core/compiler/layout_assignment.h"
 #include "core/compiler/multi_output_fusion.h"
 #include "core/compiler/priority_fusion.h"
+#include "core/compiler/spmd/sharding_propagation.h"
 #include "core/compiler/tuple_simplifier.h"
 
 namespace systolic {
@@ -24,12 +25,13 @@ std::vector<std::string> KnownPassNames() {
           "algsimp",   "simplification", "all-reduce-combiner", "all-gather-combiner",
           "reduce-scatter-combiner", "layout-assignment", "priority-fusion",
           "multi-output-fusion", "scheduler", "async-collective-conversion",
-          "latency-hiding-scheduler"};
+          "latency-hiding-scheduler", "sharding-propagation"};
 }
 
 absl::StatusOr<std::unique_ptr<HloPassInterface>> CreatePass(absl::string_view name,
                                                              const PassContext& context) {
   if (name == "dce") return std::make_unique<HloDCE>();
+  if (name == "sharding-propagation") return std::make_unique<ShardingPropagation>();
   if (name == "cse") return std::make_unique<HloCSE>();
   if (name == "constant-folding") return std::make_unique<HloConstantFolding>();
   if (name == "tuple-simplifier") return std::make_unique<TupleSimplifier>();

@@ -26,8 +26,8 @@ struct PassContext {
 // The names CreatePass accepts: dce, cse, constant-folding,
 // tuple-simplifier, call-inliner, algsimp, layout-assignment,
 // priority-fusion, multi-output-fusion, scheduler, async-collective-conversion,
-// latency-hiding-scheduler, and "simplification" (algsimp, constant-folding,
-// tuple-simplifier, cse and dce to a fixed point).
+// latency-hiding-scheduler, sharding-propagation, and "simplification"
+// (algsimp, constant-folding, tuple-simplifier, cse and dce to a fixed point).
 std::vector<std::string> KnownPassNames();
 
 // A new pass, or an error listing the known names.
