@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "core/compiler/spmd/partitioned_execution.h"
+#include "core/compiler/spmd/spmd_partitioner.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/random_arguments.h"
 #include "core/hlo/status_macros.h"
@@ -17,9 +19,10 @@ bool Close(double a, double b, const DifferentialOptions& o) {
   return std::abs(a - b) <= o.absolute_tolerance + o.relative_tolerance * std::abs(a);
 }
 
-// First difference between two literals of one shape, or "".
-std::string Compare(const Literal& original, const Literal& compiled, const std::string& where,
-                    const DifferentialOptions& o) {
+}  // namespace
+
+std::string FirstDifference(const Literal& original, const Literal& compiled,
+                            const std::string& where, const DifferentialOptions& o) {
   if (original.shape().IsTuple() != compiled.shape().IsTuple()) {
     return absl::StrCat(where, ": one result is a tuple, the other is not");
   }
@@ -29,7 +32,7 @@ std::string Compare(const Literal& original, const Literal& compiled, const std:
                           compiled.tuple_size(), " elements");
     }
     for (int64_t i = 0; i < original.tuple_size(); ++i) {
-      std::string diff = Compare(original.tuple_element(i), compiled.tuple_element(i),
+      std::string diff = FirstDifference(original.tuple_element(i), compiled.tuple_element(i),
                                  absl::StrCat(where, "{", i, "}"), o);
       if (!diff.empty()) return diff;
     }
@@ -68,8 +71,6 @@ std::string Compare(const Literal& original, const Literal& compiled, const std:
   return o.exact ? absl::StrCat(where, ": the bits of a NaN differ") : "";
 }
 
-}  // namespace
-
 absl::StatusOr<DifferentialResult> CheckSameResults(const HloModule& original,
                                                     const HloModule& compiled,
                                                     const DifferentialOptions& options) {
@@ -84,14 +85,28 @@ absl::StatusOr<DifferentialResult> CheckSameResults(const HloModule& original,
   eval_options.max_value_bytes = options.max_host_bytes;
   HloEvaluator before(eval_options);
   SYSTOLIC_ASSIGN_OR_RETURN(Literal expected, before.Evaluate(original, arguments));
-  HloEvaluator after(eval_options);
-  absl::StatusOr<Literal> actual = after.Evaluate(compiled, arguments);
+  // A partitioned program runs on every partition with its shards of the
+  // same arguments; its result is gathered whole.
+  SYSTOLIC_ASSIGN_OR_RETURN(std::optional<SpmdSignature> signature,
+                            SpmdSignatureOf(original, compiled.num_partitions()));
+  absl::StatusOr<Literal> actual;
+  if (signature && !SpmdPartitioner::NeedsPartitioning(compiled)) {
+    auto gathered = EvaluatePartitioned(compiled, *signature, arguments, 1, eval_options);
+    if (gathered.ok()) {
+      actual = std::move((*gathered)[0]);
+    } else {
+      actual = gathered.status();
+    }
+  } else {
+    HloEvaluator after(eval_options);
+    actual = after.Evaluate(compiled, arguments);
+  }
   if (!actual.ok()) {
     return absl::Status(actual.status().code(),
                         absl::StrCat("the compiled module fails to run: ", actual.status().message()));
   }
   DifferentialResult result;
-  result.mismatch = Compare(expected, *actual, "result", options);
+  result.mismatch = FirstDifference(expected, *actual, "result", options);
   result.same = result.mismatch.empty();
   return result;
 }

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "core/hlo/hlo_module.h"
+#include "core/hlo/literal.h"
 
 namespace systolic {
 
@@ -31,6 +32,13 @@ struct DifferentialResult {
   std::string mismatch;  // where and how they differ, when not the same
 };
 
+// Where `compiled` first differs from `original` (two literals of one
+// shape) under the options' tolerance, named from `where`; "" if nowhere.
+std::string FirstDifference(const Literal& original, const Literal& compiled,
+                            const std::string& where, const DifferentialOptions& options);
+
+// A compiled module that was partitioned runs on its partitions with the
+// shards of the same arguments (partitioned_execution.h).
 absl::StatusOr<DifferentialResult> CheckSameResults(const HloModule& original,
                                                     const HloModule& compiled,
                                                     const DifferentialOptions& options = {});

@@ -16,6 +16,7 @@
 #include "core/compiler/multi_output_fusion.h"
 #include "core/compiler/priority_fusion.h"
 #include "core/compiler/spmd/sharding_propagation.h"
+#include "core/compiler/spmd/spmd_partitioner.h"
 #include "core/compiler/tuple_simplifier.h"
 
 namespace systolic {
@@ -25,7 +26,7 @@ std::vector<std::string> KnownPassNames() {
           "algsimp",   "simplification", "all-reduce-combiner", "all-gather-combiner",
           "reduce-scatter-combiner", "layout-assignment", "priority-fusion",
           "multi-output-fusion", "scheduler", "async-collective-conversion",
-          "latency-hiding-scheduler", "sharding-propagation"};
+          "latency-hiding-scheduler", "spmd-partitioner", "sharding-propagation"};
 }
 
 absl::StatusOr<std::unique_ptr<HloPassInterface>> CreatePass(absl::string_view name,
@@ -39,6 +40,7 @@ absl::StatusOr<std::unique_ptr<HloPassInterface>> CreatePass(absl::string_view n
   if (name == "algsimp") return std::make_unique<AlgebraicSimplifier>();
   if (name == "layout-assignment") return std::make_unique<LayoutAssignment>();
   if (name == "scheduler") return std::make_unique<HloMemoryScheduler>();
+  if (name == "spmd-partitioner") return std::make_unique<SpmdPartitioner>();
   if (name == "async-collective-conversion") return std::make_unique<AsyncCollectiveConversion>();
   if (name == "all-reduce-combiner") return std::make_unique<CollectiveCombiner>(HloOpcode::kAllReduce);
   if (name == "all-gather-combiner") return std::make_unique<CollectiveCombiner>(HloOpcode::kAllGather);
