@@ -71,6 +71,16 @@ void ExpectEveryInstructionSharded(const HloModule& module, const std::string& w
   EXPECT_TRUE(VerifyHloModule(module).ok()) << where << ": " << VerifyHloModule(module);
 }
 
+// Whether any instruction of `module` carries a sharding.
+bool HasAnySharding(const HloModule& module) {
+  for (const HloComputation* computation : module.computations()) {
+    for (const HloInstruction* instr : computation->instructions()) {
+      if (instr->has_sharding()) return true;
+    }
+  }
+  return false;
+}
+
 // The module's text with every sharding removed.
 std::string TextWithoutShardings(const HloModule& module) {
   std::unique_ptr<HloModule> copy = module.Clone();
@@ -655,12 +665,17 @@ TEST(ShardingPropagationTest, MlpSampleFollowsTheMegatronLayout) {
   EXPECT_EQ(ShardingOf(*module, "zero"), "{replicated}");
 }
 
+// The corpus's inputs of the SPMD partitioner's own tests.
+bool IsSpmdPartitionerInput(const std::filesystem::path& path) {
+  return path.filename().string().rfind("spmd_partitioner_test__", 0) == 0;
+}
+
 TEST(ShardingPropagationTest, CorpusSpmdModulesAreShardedEverywhere) {
   auto dir = testing::CorpusDir();
   if (!dir) GTEST_SKIP() << "no corpus folder on this machine";
   int checked = 0, evaluated = 0;
   for (const auto& path : testing::FilesUnder(*dir / "hlo" / "extracted_2023", {".hlo"})) {
-    if (path.filename().string().rfind("spmd_partitioner_test__", 0) != 0) continue;
+    if (!IsSpmdPartitionerInput(path)) continue;
     auto module = ParseAndReturnVerifiedModule(testing::ReadFileOrDie(path));
     ASSERT_TRUE(module.ok()) << path << ": " << module.status();
     evaluated += CheckWholeProgram(module->get(), path.filename().string());
@@ -670,6 +685,28 @@ TEST(ShardingPropagationTest, CorpusSpmdModulesAreShardedEverywhere) {
   std::cout << "propagated through " << checked << " corpus modules, " << evaluated
             << " of them also evaluated before and after\n";
   EXPECT_GT(evaluated, 0);
+}
+
+// Any other corpus module carrying a sharding (import tests, runner data,
+// other passes' inputs) propagates to every value too.
+TEST(ShardingPropagationTest, EveryShardedCorpusModuleIsShardedEverywhere) {
+  auto dir = testing::CorpusDir();
+  if (!dir) GTEST_SKIP() << "no corpus folder on this machine";
+  int checked = 0;
+  for (const auto& path : testing::FilesUnder(*dir / "hlo", {".hlo", ".hlotxt"})) {
+    const std::string text = testing::ReadFileOrDie(path);
+    if (IsSpmdPartitionerInput(path) || text.find("sharding=") == std::string::npos) continue;
+    for (const HloTextChunk& chunk : SplitHloText(text)) {
+      auto module = ParseAndReturnVerifiedModule(chunk.text);
+      // Chunks that do not parse or verify are the parser's corpus tests' concern.
+      if (!module.ok() || !HasAnySharding(**module)) continue;
+      CheckWholeProgram(module->get(), path.filename().string() + ":" +
+                                           std::to_string(chunk.first_line));
+      ++checked;
+    }
+  }
+  std::cout << "propagated through " << checked << " other sharded corpus modules\n";
+  EXPECT_GT(checked, 0);
 }
 
 }  // namespace
