@@ -175,6 +175,7 @@ struct RunSettings {
   bool timing_only = false;
   bool compare = false;
   bool json = false;
+  bool latency_hiding = true;  // off: --no-latency-hiding
   std::vector<std::string> arg_files;
   std::string out_dir;
   std::optional<std::string> profile;
@@ -242,12 +243,14 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
 
   progress.Update("compiling", 0.2, name);
   TimedRun run;
+  CompileOptions compile_options;
+  compile_options.latency_hiding = settings.latency_hiding;
   if (slice) {
-    auto timed = device::CompileAndTimeOnSlice(std::move(module), *slice, counts);
+    auto timed = device::CompileAndTimeOnSlice(std::move(module), *slice, counts, compile_options);
     if (!timed.ok()) return fail(absl::StrCat(name, ": ", timed.status().message()));
     run.slice = *std::move(timed);
   } else {
-    auto timed = device::CompileAndTime(std::move(module), spec);
+    auto timed = device::CompileAndTime(std::move(module), spec, compile_options);
     if (!timed.ok()) return fail(absl::StrCat(name, ": ", timed.status().message()));
     run.chip = *std::move(timed);
   }
@@ -399,6 +402,7 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
   settings.seed = *seed;
   settings.json = args.Has("json");
   settings.timing_only = args.Has("timing-only");
+  settings.latency_hiding = !args.Has("no-latency-hiding");
   settings.compare = args.Has("compare-reference");
   settings.arg_files = args.GetList("args");
   settings.out_dir = args.GetOr("out", "");
@@ -464,6 +468,8 @@ const CommandRegistration kRegistration({
                 {"out", "DIR", "write every output as a .npy file in DIR"},
                 {"timing-only", "", "shapes only: time the program without computing values"},
                 {"compare-reference", "", "compare the outputs with the uncompiled module's"},
+                {"no-latency-hiding", "",
+                 "keep collectives synchronous (no start/done overlap with compute), to compare"},
                 {"profile", "FILE", "write a profile with the timeline to FILE"},
                 {"json", "", "print one JSON object instead of text"}},
     .positional_usage = "FILE",

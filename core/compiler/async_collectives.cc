@@ -51,7 +51,6 @@ std::optional<HloOpcode> CollectiveKindOf(const HloInstruction& instruction) {
       return HloOpcode::kCollectivePermute;
     case HloOpcode::kReduceScatter:
     case HloOpcode::kAllToAll:
-    case HloOpcode::kCollectiveBroadcast:
       return instruction.opcode();
     default:
       return std::nullopt;

@@ -21,8 +21,9 @@ bool IsAsyncCollectiveStart(const HloInstruction& instruction);
 bool IsAsyncCollectiveDone(const HloInstruction& instruction);
 
 // The synchronous collective `instruction` runs: itself for a synchronous
-// collective, the matching one for a -start or -done; nullopt when it runs
-// none.
+// collective, the matching one for a -start or -done; nullopt for anything
+// else (collective-broadcast included: no interconnect model times it, so it
+// counts as compute).
 std::optional<HloOpcode> CollectiveKindOf(const HloInstruction& instruction);
 
 }  // namespace systolic

@@ -77,6 +77,10 @@ bool RunsNoKernel(const HloInstruction& instruction) {
     case HloOpcode::kPartitionId:
     case HloOpcode::kReplicaId:
     case HloOpcode::kGetDimensionSize:
+    // A done only waits for its start, whose collective did the work.
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kCollectivePermuteDone:
       return true;
     case HloOpcode::kTranspose:
       return TransposeIsBitcast(instruction);

@@ -20,7 +20,7 @@ InstructionWork WorkOf(const HloInstruction& instruction);
 
 // True for instructions that run no kernel of their own: parameters,
 // constants, tuples, get-tuple-element, bitcasts, control flow (their bodies
-// are kernels), tokens.
+// are kernels), tokens, and the -done of an asynchronous collective.
 bool RunsNoKernel(const HloInstruction& instruction);
 
 // Memory traffic of a kernel.

@@ -9,6 +9,7 @@
 #include "core/eval/device_context.h"
 #include "core/eval/spmd_evaluator.h"
 #include "core/hlo/hlo_computation.h"
+#include "core/hlo/status_macros.h"
 
 namespace systolic::device {
 namespace {
@@ -59,94 +60,113 @@ void Append(std::vector<IciTransfer> more, std::vector<IciTransfer>* all) {
   }
 }
 
-}  // namespace
-
-absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(
-    const HloModule& module, const IciTopology& topology, std::optional<SpmdDeviceCounts> devices) {
-  // A module from a pass test may name more devices in its groups than its
-  // header says: count what it uses, as the evaluator does.
-  const SpmdDeviceCounts counts = devices ? *devices : RequiredDeviceCounts(module);
-  const int64_t replicas = std::max<int64_t>(1, counts.replicas);
-  const int64_t partitions = std::max<int64_t>(1, counts.partitions);
+absl::Status CheckFits(int64_t replicas, int64_t partitions, const IciTopology& topology) {
   if (replicas * partitions > topology.chip_count()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the module runs on ", replicas * partitions, " devices (", replicas, " replicas x ",
         partitions, " partitions); the ", topology.ShapeString(), " slice has ",
         topology.chip_count(), " chips"));
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<CollectiveTiming> TimeCollective(const HloInstruction& instruction,
+                                                const IciTopology& topology,
+                                                const SpmdDeviceCounts& devices) {
+  const std::optional<IciCollective> collective = CollectiveOf(instruction.opcode());
+  if (!collective) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("%", instruction.name(), " is not a collective the ICI model times"));
+  }
+  const HloInstruction* instr = &instruction;
+  const int64_t replicas = std::max<int64_t>(1, devices.replicas);
+  const int64_t partitions = std::max<int64_t>(1, devices.partitions);
+  SYSTOLIC_RETURN_IF_ERROR(CheckFits(replicas, partitions, topology));
+  // The distinct groups the devices form for this instruction.
+  std::set<std::vector<int64_t>> groups;
+  for (int64_t r = 0; r < replicas; ++r) {
+    for (int64_t p = 0; p < partitions; ++p) {
+      eval::DeviceContext device;
+      device.replica_id = r;
+      device.partition_id = p;
+      device.replica_count = replicas;
+      device.partition_count = partitions;
+      auto participants = eval::CollectiveParticipants(*instr, device);
+      if (!participants.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("%", instr->name(), ": ", participants.status().message()));
+      }
+      groups.insert(*std::move(participants));
+    }
+  }
+  CollectiveTiming timing;
+  timing.instruction = instr->name();
+  timing.computation = instruction.parent() != nullptr ? instruction.parent()->name() : "";
+  timing.collective = *collective;
+  timing.bytes = BufferBytes(*instr, *collective);
+  timing.groups = int64_t(groups.size());
+  std::vector<IciTransfer> transfers;
+  const bool whole_slice = groups.size() == 1 &&
+                           int64_t(groups.begin()->size()) == topology.chip_count() &&
+                           topology.chip_count() > 1;
+  for (const std::vector<int64_t>& group : groups) {
+    if (whole_slice && (*collective == IciCollective::kAllReduce ||
+                        *collective == IciCollective::kAllGather ||
+                        *collective == IciCollective::kReduceScatter)) {
+      Append(TorusCollective(topology, *collective, timing.bytes), &transfers);
+      continue;
+    }
+    switch (*collective) {
+      case IciCollective::kAllReduce:
+        Append(RingAllReduce(group, timing.bytes), &transfers);
+        break;
+      case IciCollective::kAllGather:
+        Append(RingAllGather(group, timing.bytes), &transfers);
+        break;
+      case IciCollective::kReduceScatter:
+        Append(RingReduceScatter(group, timing.bytes), &transfers);
+        break;
+      case IciCollective::kAllToAll:
+        Append(DirectAllToAll(group, timing.bytes), &transfers);
+        break;
+      case IciCollective::kCollectivePermute: {
+        // Pairs name positions in the group.
+        std::vector<std::pair<int64_t, int64_t>> pairs;
+        for (const auto& [source, target] : instr->source_target_pairs()) {
+          if (source >= 0 && target >= 0 && source < int64_t(group.size()) &&
+              target < int64_t(group.size()) && source != target) {
+            pairs.push_back({group[size_t(source)], group[size_t(target)]});
+          }
+        }
+        Append(DirectCollectivePermute(pairs, timing.bytes), &transfers);
+        break;
+      }
+    }
+  }
+  auto simulation = SimulateIciTransfers(topology, transfers);
+  if (!simulation.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("%", instr->name(), ": ", simulation.status().message()));
+  }
+  timing.transfers = std::move(transfers);
+  timing.simulation = *std::move(simulation);
+  return timing;
+}
+
+absl::StatusOr<std::vector<CollectiveTiming>> TimeModuleCollectives(
+    const HloModule& module, const IciTopology& topology, std::optional<SpmdDeviceCounts> devices) {
+  // A module from a pass test may name more devices in its groups than its
+  // header says: count what it uses, as the evaluator does.
+  const SpmdDeviceCounts counts = devices ? *devices : RequiredDeviceCounts(module);
+  SYSTOLIC_RETURN_IF_ERROR(CheckFits(std::max<int64_t>(1, counts.replicas),
+                                     std::max<int64_t>(1, counts.partitions), topology));
   std::vector<CollectiveTiming> out;
   for (const HloComputation* computation : module.MakeComputationPostOrder()) {
     for (const HloInstruction* instr : computation->MakeInstructionPostOrder()) {
-      const std::optional<IciCollective> collective = CollectiveOf(instr->opcode());
-      if (!collective) continue;
-      // The distinct groups the devices form for this instruction.
-      std::set<std::vector<int64_t>> groups;
-      for (int64_t r = 0; r < replicas; ++r) {
-        for (int64_t p = 0; p < partitions; ++p) {
-          eval::DeviceContext device;
-          device.replica_id = r;
-          device.partition_id = p;
-          device.replica_count = replicas;
-          device.partition_count = partitions;
-          auto participants = eval::CollectiveParticipants(*instr, device);
-          if (!participants.ok()) {
-            return absl::InvalidArgumentError(
-                absl::StrCat("%", instr->name(), ": ", participants.status().message()));
-          }
-          groups.insert(*std::move(participants));
-        }
-      }
-      CollectiveTiming timing;
-      timing.instruction = instr->name();
-      timing.computation = computation->name();
-      timing.collective = *collective;
-      timing.bytes = BufferBytes(*instr, *collective);
-      timing.groups = int64_t(groups.size());
-      std::vector<IciTransfer> transfers;
-      const bool whole_slice = groups.size() == 1 &&
-                               int64_t(groups.begin()->size()) == topology.chip_count() &&
-                               topology.chip_count() > 1;
-      for (const std::vector<int64_t>& group : groups) {
-        if (whole_slice && (*collective == IciCollective::kAllReduce ||
-                            *collective == IciCollective::kAllGather ||
-                            *collective == IciCollective::kReduceScatter)) {
-          Append(TorusCollective(topology, *collective, timing.bytes), &transfers);
-          continue;
-        }
-        switch (*collective) {
-          case IciCollective::kAllReduce:
-            Append(RingAllReduce(group, timing.bytes), &transfers);
-            break;
-          case IciCollective::kAllGather:
-            Append(RingAllGather(group, timing.bytes), &transfers);
-            break;
-          case IciCollective::kReduceScatter:
-            Append(RingReduceScatter(group, timing.bytes), &transfers);
-            break;
-          case IciCollective::kAllToAll:
-            Append(DirectAllToAll(group, timing.bytes), &transfers);
-            break;
-          case IciCollective::kCollectivePermute: {
-            // Pairs name positions in the group.
-            std::vector<std::pair<int64_t, int64_t>> pairs;
-            for (const auto& [source, target] : instr->source_target_pairs()) {
-              if (source >= 0 && target >= 0 && source < int64_t(group.size()) &&
-                  target < int64_t(group.size()) && source != target) {
-                pairs.push_back({group[size_t(source)], group[size_t(target)]});
-              }
-            }
-            Append(DirectCollectivePermute(pairs, timing.bytes), &transfers);
-            break;
-          }
-        }
-      }
-      auto simulation = SimulateIciTransfers(topology, transfers);
-      if (!simulation.ok()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("%", instr->name(), ": ", simulation.status().message()));
-      }
-      timing.transfers = std::move(transfers);
-      timing.simulation = *std::move(simulation);
+      if (!CollectiveOf(instr->opcode())) continue;
+      SYSTOLIC_ASSIGN_OR_RETURN(CollectiveTiming timing, TimeCollective(*instr, topology, counts));
       out.push_back(std::move(timing));
     }
   }

@@ -32,6 +32,13 @@ struct CollectiveTiming {
   double seconds() const { return simulation.seconds; }
 };
 
+// One collective (or the -start of one) of a module run on `devices`.
+// Errors: more devices than chips, groups naming devices the module does not
+// have, an instruction that is no collective.
+absl::StatusOr<CollectiveTiming> TimeCollective(const HloInstruction& instruction,
+                                                const IciTopology& topology,
+                                                const SpmdDeviceCounts& devices);
+
 // `devices` defaults to the module's counts raised to what its groups name
 // (RequiredDeviceCounts). Errors: more devices than chips, replica groups
 // that name devices the module does not have.

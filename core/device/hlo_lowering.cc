@@ -95,9 +95,13 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
         const OpId op = builders[c].AddFixed(
             instr->name(), absl::StrCat(HloOpcodeString(instr->opcode()), " over ICI"),
             FixedWork{std::max<int64_t>(1, collective->second), 0}, after(c), IciUnit());
-        finished(c, op);
+        // The ICI moves HBM to HBM: an asynchronous collective holds none
+        // of the VMEM the next kernels load into.
+        if (synchronous) {
+          finished(c, op);
+          fence[c] = op;
+        }
         out[c] = {op};
-        if (synchronous) fence[c] = op;
       }
       done[instr] = std::move(out);
       continue;

@@ -89,6 +89,8 @@ const char* Unmodelled(HloOpcode opcode) {
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
     case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kCollectivePermuteStart:
     case HloOpcode::kAllToAll:
     case HloOpcode::kReduceScatter:
     case HloOpcode::kCollectivePermute:

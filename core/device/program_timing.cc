@@ -9,6 +9,7 @@
 #include "core/device/chip_figures.h"
 #include "core/device/device_simulator.h"
 #include "core/device/device_cost_model.h"
+#include "core/device/ici_collective_cost_model.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic::device {
@@ -138,6 +139,8 @@ absl::StatusOr<CompilationResult> CompileForChip(std::unique_ptr<HloModule> modu
   if (options.chip.empty()) options.chip = spec.name();
   DeviceCostModel cost_model(spec);
   if (options.cost_model == nullptr) options.cost_model = &cost_model;
+  // Without a slice, collectives are estimated from the chip's link figures.
+  if (options.collective_cost_model == nullptr) options.interconnect = InterconnectOf(spec);
   return Compiler(options).Compile(std::move(module));
 }
 

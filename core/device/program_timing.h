@@ -59,7 +59,8 @@ struct TimedCompilation {
 
 // Compiles `module` for `spec`: options.chip and the cost model (the
 // device's, so fusion asks the model that times the result) set from it
-// unless given.
+// unless given; without a collective cost model, collectives are estimated
+// from the chip's ICI link (options.interconnect set from it).
 absl::StatusOr<CompilationResult> CompileForChip(std::unique_ptr<HloModule> module,
                                                  const ChipSpec& spec, CompileOptions options = {});
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/device/chip_figures.h"
+#include "core/device/ici_collective_cost_model.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic::device {
@@ -35,6 +36,9 @@ absl::StatusOr<TimedSliceCompilation> CompileAndTimeOnSlice(std::unique_ptr<HloM
                                                             std::optional<SpmdDeviceCounts> devices,
                                                             CompileOptions options) {
   TimedSliceCompilation result;
+  // The scheduler plans with the collective times the slice's timing gives.
+  IciCollectiveCostModel ici(slice.topology, devices);
+  if (options.collective_cost_model == nullptr) options.collective_cost_model = &ici;
   SYSTOLIC_ASSIGN_OR_RETURN(result.compilation,
                             CompileForChip(std::move(module), slice.spec, std::move(options)));
   SYSTOLIC_ASSIGN_OR_RETURN(
