@@ -1,12 +1,17 @@
-// `systolic compile FILE [--chip P] [--dump-dir D] [--stats] [--passes a,b,c]
-// [--json] [--check] [--verify]`: runs the compiler pipeline on every module
-// of FILE (HLO text or StableHLO).
+// `systolic compile FILE [--chip P | --topology PRESET:SHAPE] [--partitions N]
+// [--dump-dir D] [--stats] [--passes a,b,c] [--json] [--check] [--verify]`:
+// runs the compiler pipeline on every module of FILE (HLO text or
+// StableHLO). A module with sharding annotations over several partitions
+// (the header's num_partitions, --partitions, or the chips of --topology)
+// is partitioned into the program each partition runs.
 //
 //   --dump-dir D  writes the module after every pass: D/00_input.hlo,
 //                 D/01_call-inliner.hlo, ... (D/<module>/... when FILE holds
 //                 several modules)
 //   --stats       a table of the passes (changed?, time, instructions,
-//                 fusions by kind) and the peak memory per memory space
+//                 fusions by kind), the peak memory per memory space, and
+//                 the collectives of the compiled program (kind, bytes per
+//                 partition, groups, the op_name they serve)
 //   --passes      runs these passes, in this order, instead of the default
 //                 pipeline
 //   --chip P      a chip preset or spec file: its peak FLOP/s, HBM bandwidth
@@ -22,7 +27,8 @@
 // instructions, computations, fusions {kLoop, kInput, kOutput, kCustom},
 // rewrites {name: count}, changed_numerics}], memory: [{memory_space, name,
 // peak_bytes, peak_position, heap_bytes}], buffers, program_length, notes,
-// check {same, exact, mismatch}}]}.
+// partitions, collectives: [{instruction, collective, bytes, groups,
+// op_name}], check {same, exact, mismatch}}]}.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -32,7 +38,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
+#include "core/compiler/collective_summary.h"
 #include "core/compiler/compiler.h"
+#include "core/compiler/spmd/spmd_partitioner.h"
+#include "core/device/slice.h"
 #include "core/compiler/differential_check.h"
 #include "core/compiler/pass_registry.h"
 #include "core/device/chip_figures.h"
@@ -121,6 +130,22 @@ void PrintStats(const std::string& name, const CompilationResult& r, std::ostrea
   }
 }
 
+// The compiled program's collectives, one line each.
+void PrintCollectives(const std::vector<CollectiveSummary>& collectives, int64_t partitions,
+                      std::ostream& out) {
+  if (collectives.empty()) return;
+  int64_t total = 0;
+  for (const CollectiveSummary& c : collectives) total += c.bytes;
+  out << absl::StrFormat("  collectives (%d partitions): %d, %s per partition\n", partitions,
+                         collectives.size(), Bytes(total));
+  out << absl::StrFormat("    %-28s %-20s %12s %7s  %s\n", "instruction", "collective", "bytes",
+                         "groups", "op_name");
+  for (const CollectiveSummary& c : collectives) {
+    out << absl::StrFormat("    %-28s %-20s %12s %7d  %s\n", c.instruction, c.opcode,
+                           Bytes(c.bytes), c.groups, c.op_name);
+  }
+}
+
 nlohmann::json ToJson(const std::string& name, const CompilationResult& r) {
   nlohmann::json m;
   m["name"] = name;
@@ -183,6 +208,28 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     options.chip = spec->name();
     options.roofline = RooflineFor(*spec);
   }
+  // --topology: the slice's chip, and as many partitions as it has chips
+  // unless the module or --partitions say otherwise.
+  std::optional<device::Slice> slice;
+  if (auto topology = args.Get("topology")) {
+    auto loaded_slice = device::LoadSlice(*topology, args.GetOr("chip", "v4"));
+    if (!loaded_slice.ok()) {
+      err << "systolic compile: " << loaded_slice.status().message() << "\n";
+      return 2;
+    }
+    slice = *std::move(loaded_slice);
+    options.chip = slice->spec.name();
+    options.roofline = RooflineFor(slice->spec);
+  }
+  std::optional<int64_t> partitions;
+  if (args.Has("partitions")) {
+    absl::StatusOr<int64_t> n = args.GetInt("partitions", 1);
+    if (!n.ok() || *n < 1) {
+      err << "systolic compile: --partitions needs a positive number\n";
+      return 2;
+    }
+    partitions = *n;
+  }
   const std::vector<std::string> known = KnownPassNames();
   for (const std::string& pass : options.passes) {
     if (std::find(known.begin(), known.end(), pass) == known.end()) {
@@ -212,6 +259,19 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     }
     std::unique_ptr<HloModule> module = std::move(entry.module).value();
     const std::string name = module->name();
+    if (partitions) {
+      module->set_num_partitions(*partitions);
+    } else if (slice && module->num_partitions() == 1 &&
+               SpmdPartitioner::NeedsPartitioning(*module, slice->topology.chip_count())) {
+      module->set_num_partitions(slice->topology.chip_count());
+    }
+    if (slice && module->num_partitions() * module->replica_count() > slice->topology.chip_count()) {
+      err << where << ": " << name << ": " << module->replica_count() * module->num_partitions()
+          << " devices do not fit on " << slice->Name() << " ("
+          << slice->topology.chip_count() << " chips)\n";
+      ++failures;
+      continue;
+    }
     std::unique_ptr<HloModule> original = args.Has("check") ? module->Clone() : nullptr;
     absl::StatusOr<CompilationResult> result = compiler.Compile(std::move(module));
     if (!result.ok()) {
@@ -229,6 +289,16 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
       }
     }
     nlohmann::json module_json = ToJson(name, *result);
+    const std::vector<CollectiveSummary> collectives = SummariseCollectives(*result->module);
+    module_json["partitions"] = result->module->num_partitions();
+    module_json["collectives"] = nlohmann::json::array();
+    for (const CollectiveSummary& c : collectives) {
+      module_json["collectives"].push_back({{"instruction", c.instruction},
+                                            {"collective", c.opcode},
+                                            {"bytes", c.bytes},
+                                            {"groups", c.groups},
+                                            {"op_name", c.op_name}});
+    }
     if (original) {
       DifferentialOptions check;
       check.exact = !result->history.changed_numerics();
@@ -250,6 +320,7 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     if (json) continue;
     if (args.Has("stats")) {
       PrintStats(name, *result, out);
+      PrintCollectives(collectives, result->module->num_partitions(), out);
       continue;
     }
     const ModuleCounts& after = result->history.snapshots().back().counts();
@@ -272,7 +343,11 @@ const CommandRegistration kRegistration({
     .summary = "run the compiler pipeline: snapshots per pass, fusion, schedule, memory",
     .options = {{"chip", "P", "chip preset or spec file for the cost model"},
                 {"dump-dir", "D", "write the module after every pass to D"},
-                {"stats", "", "print a table of the passes and the peak memory"},
+                {"stats", "", "print tables of the passes, the peak memory and the collectives"},
+                {"topology", "PRESET:SHAPE",
+                 "compile for a slice (e.g. v5e:2x4): its chip, and a sharded module partitioned "
+                 "over its chips"},
+                {"partitions", "N", "partition a sharded module into N programs"},
                 {"passes", "a,b,c", "run these passes instead of the default pipeline"},
                 {"check", "", "compare results with the original on the reference evaluator"},
                 {"verify", "", "verify the module after every pass"},

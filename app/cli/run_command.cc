@@ -13,6 +13,14 @@
 // Each device gets its own random arguments (or the same .npy files) and
 // prints its outputs; with --out they are device<d>_out*.npy.
 //
+// A module laid out across partitions (sharding annotations, more than one
+// partition) is partitioned into the program every partition runs. It takes
+// whole arguments (seeded, or .npy files of the full shapes), each split
+// among the chips as its parameter's sharding says, and prints its results
+// gathered whole, so they compare directly with `systolic eval` of the same
+// file; with several replicas each replica's result is printed
+// (replica<r>_out*.npy, and replica_outputs in the JSON).
+//
 //   --timing-only        no values: only shapes are used, so programs too big
 //                        for the host can still be timed
 //   --compare-reference  also runs the original (uncompiled) module on the
@@ -44,6 +52,8 @@
 #include "app/cli/device_arguments.h"
 #include "app/cli/literal_outputs.h"
 #include "app/cli/progress_line.h"
+#include "core/compiler/spmd/partitioned_execution.h"
+#include "core/compiler/spmd/spmd_partitioner.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_timing.h"
 #include "core/device/ici_collectives.h"
@@ -218,6 +228,11 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
   SpmdDeviceCounts counts = RequiredDeviceCounts(*module);
   if (settings.replicas) counts.replicas = *settings.replicas;
   if (settings.partitions) counts.partitions = *settings.partitions;
+  // A sharded module that names no partition count spreads over the slice.
+  if (settings.slice && !settings.partitions && counts.partitions == 1) {
+    const int64_t chips = settings.slice->topology.chip_count() / counts.replicas;
+    if (SpmdPartitioner::NeedsPartitioning(*module, chips)) counts.partitions = chips;
+  }
   const int64_t devices = counts.replicas * counts.partitions;
   std::optional<device::Slice> slice = settings.slice;
   if (!slice && devices > 1) {
@@ -233,9 +248,16 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
         << entry_computation->num_parameters() << " parameters\n";
     return 2;
   }
+  // A module laid out across partitions runs partitioned: it takes whole
+  // arguments, split by their shardings, and its results are gathered.
+  module->set_num_partitions(counts.partitions);
+  auto signature = SpmdSignatureOf(*module, counts.partitions);
+  if (!signature.ok()) return fail(std::string(signature.status().message()));
+  const bool gathered = signature->has_value();
   std::vector<std::vector<Literal>> arguments;
   if (!settings.timing_only) {
-    auto loaded = LoadDeviceArguments(*entry_computation, settings.arg_files, settings.seed, devices);
+    auto loaded = LoadDeviceArguments(*entry_computation, settings.arg_files, settings.seed,
+                                      gathered ? 1 : devices);
     if (!loaded.ok()) return fail(std::string(loaded.status().message()));
     arguments = *std::move(loaded);
   }
@@ -271,20 +293,25 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
     EvaluatorOptions options;
     options.rng_seed = uint64_t(settings.seed);
     progress.Update("evaluating", 0.6, name);
-    auto results = EvaluateSpmd(*run.compilation().module, arguments, counts.replicas,
+    auto results = gathered ? EvaluatePartitioned(*run.compilation().module, **signature,
+                                                  arguments[0], counts.replicas, options)
+                            : EvaluateSpmd(*run.compilation().module, arguments, counts.replicas,
                                 counts.partitions, options);
     if (!results.ok()) return fail(absl::StrCat(name, ": ", results.status().message()));
     std::optional<std::vector<Literal>> reference;
     if (original) {
       progress.Update("reference", 0.8, name);
-      auto r = EvaluateSpmd(*original, arguments, counts.replicas, counts.partitions, options);
+      auto r = gathered ? EvaluateSpmd(*original, {std::move(arguments[0])}, counts.replicas, 1, options)
+                        : EvaluateSpmd(*original, arguments, counts.replicas, counts.partitions, options);
       if (!r.ok()) return fail(absl::StrCat(name, ": reference: ", r.status().message()));
       reference = *std::move(r);
     }
     progress.Finish();
     Difference worst;
     nlohmann::json per_device = nlohmann::json::array();
-    for (int64_t d = 0; d < devices; ++d) {
+    // One result per device, or per replica once gathered.
+    const int64_t results_count = int64_t(results->size());
+    for (int64_t d = 0; d < results_count; ++d) {
       const std::vector<LiteralLeaf> outputs = LeavesOf((*results)[d]);
       const std::vector<LiteralLeaf> expected =
           reference ? LeavesOf((*reference)[d]) : std::vector<LiteralLeaf>{};
@@ -292,7 +319,9 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
         return fail(absl::StrCat(name, ": the reference has ", expected.size(),
                                  " outputs, the device ", outputs.size()));
       }
-      if (!settings.json && devices > 1) {
+      if (!settings.json && gathered && results_count > 1) {
+        out << "replica " << d << " (gathered from " << counts.partitions << " partitions):\n";
+      } else if (!settings.json && results_count > 1) {
         out << "device " << d << " (replica " << d / counts.partitions << ", partition "
             << d % counts.partitions << "):\n";
       }
@@ -303,7 +332,9 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
         nlohmann::json oj = {{"index", o.index}, {"shape", o.value->shape().ToString()}, {"value", text}};
         if (!settings.out_dir.empty() && o.value->shape().IsArray()) {
           const std::string file_name =
-              (devices > 1 ? absl::StrCat("device", d, "_") : std::string()) + NpyName(o.index);
+              (results_count == 1  ? std::string()
+               : gathered ? absl::StrCat("replica", d, "_")
+                          : absl::StrCat("device", d, "_")) + NpyName(o.index);
           const std::string file = (std::filesystem::path(settings.out_dir) / file_name).string();
           if (absl::Status s = WriteNpyFile(file, *o.value); !s.ok()) {
             err << "systolic run: " << s.message() << "\n";
@@ -328,14 +359,20 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
         }
         outs.push_back(oj);
       }
-      per_device.push_back({{"device", d},
-                            {"replica", d / counts.partitions},
-                            {"partition", d % counts.partitions},
-                            {"outputs", outs}});
+      if (gathered) {
+        per_device.push_back({{"replica", d}, {"outputs", outs}});
+      } else {
+        per_device.push_back({{"device", d},
+                              {"replica", d / counts.partitions},
+                              {"partition", d % counts.partitions},
+                              {"outputs", outs}});
+      }
     }
-    // One device keeps the flat form; several list theirs.
-    if (devices == 1) {
+    // One result keeps the flat form; several list theirs.
+    if (results_count == 1) {
       report["outputs"] = per_device[0]["outputs"];
+    } else if (gathered) {
+      report["replica_outputs"] = per_device;
     } else {
       report["device_outputs"] = per_device;
     }

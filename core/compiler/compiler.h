@@ -2,6 +2,8 @@
 // snapshot after every pass, then assigns buffers.
 //
 // The default pipeline:
+//   sharding-propagation, spmd-partitioner (a module laid out across
+//     partitions only)
 //   call-inliner
 //   simplification (to a fixed point): algsimp, constant-folding,
 //     tuple-simplifier, cse, dce

@@ -7,12 +7,13 @@
 
 namespace systolic::spmd {
 SpmdBuilder::SpmdBuilder(HloComputation* computation, int64_t num_partitions, int64_t num_replicas,
-                         int64_t* next_channel_id, bool laid_out)
+                         int64_t* next_channel_id, bool laid_out, PassRunLog* log)
     : computation_(computation),
       num_partitions_(num_partitions),
       num_replicas_(num_replicas),
       next_channel_id_(next_channel_id),
-      laid_out_(laid_out) {}
+      laid_out_(laid_out),
+      log_(log) {}
 
 HloInstruction* SpmdBuilder::Add(std::unique_ptr<HloInstruction> instruction) {
   if (laid_out_ && instruction->shape().IsArray() && !instruction->shape().has_layout()) {
@@ -163,6 +164,9 @@ CollectiveDeviceList SpmdBuilder::DeviceGroups(
 
 HloInstruction* SpmdBuilder::AddCollective(std::unique_ptr<HloInstruction> collective) {
   collective->set_channel_id((*next_channel_id_)++);
+  const HloOpcode opcode = collective->opcode();
+  const bool sums = opcode == HloOpcode::kAllReduce || opcode == HloOpcode::kReduceScatter;
+  if (log_ != nullptr) log_->CountRewrite(absl::StrCat("inserted ", HloOpcodeString(opcode)), sums);
   return Add(std::move(collective));
 }
 

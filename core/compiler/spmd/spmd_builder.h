@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "core/compiler/hlo_pass_interface.h"
 #include "core/compiler/spmd/sharding_grid.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_instruction.h"
@@ -26,8 +27,10 @@ class SpmdBuilder {
  public:
   // `laid_out`: give new array shapes a row-major layout (the module's
   // shapes have layouts).
+  // Each collective added is counted in `log` ("inserted all-gather"); sums
+  // across partitions mark it as changing numerics (a new summation order).
   SpmdBuilder(HloComputation* computation, int64_t num_partitions, int64_t num_replicas,
-              int64_t* next_channel_id, bool laid_out);
+              int64_t* next_channel_id, bool laid_out, PassRunLog* log);
 
   HloComputation* computation() const { return computation_; }
   int64_t num_partitions() const { return num_partitions_; }
@@ -80,6 +83,7 @@ class SpmdBuilder {
   int64_t num_replicas_;
   int64_t* next_channel_id_;
   bool laid_out_;
+  PassRunLog* log_;
   const HloInstruction* source_ = nullptr;
   HloInstruction* partition_id_ = nullptr;
   std::map<std::vector<int64_t>, HloInstruction*> per_partition_;

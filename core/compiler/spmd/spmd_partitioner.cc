@@ -50,6 +50,15 @@ HloSharding ShardingOf(const HloInstruction& instr) {
   return Expand(instr.has_sharding() ? instr.sharding() : HloSharding::Replicate(), instr.shape());
 }
 
+// `status` naming the instruction being partitioned and its line.
+absl::Status InContext(const HloInstruction& instr, const absl::Status& status) {
+  const auto& where = instr.source_location();
+  return absl::Status(status.code(),
+                      absl::StrCat("partitioning ", instr.name(),
+                                   where.line > 0 ? absl::StrCat(" (line ", where.line, ")") : "",
+                                   ": ", status.message()));
+}
+
 bool IsManual(const HloSharding& sharding) {
   if (sharding.IsTuple()) {
     return std::all_of(sharding.tuple_elements().begin(), sharding.tuple_elements().end(),
@@ -62,8 +71,8 @@ bool IsManual(const HloSharding& sharding) {
 // is added to the module beside the original.
 class ModulePartitioner {
  public:
-  ModulePartitioner(HloModule* module, int64_t partitions)
-      : module_(module), partitions_(partitions) {
+  ModulePartitioner(HloModule* module, int64_t partitions, PassRunLog* log)
+      : module_(module), partitions_(partitions), log_(log) {
     for (HloComputation* c : module->computations()) {
       for (HloInstruction* instr : c->instructions()) {
         if (instr->channel_id()) next_channel_ = std::max(next_channel_, *instr->channel_id() + 1);
@@ -110,6 +119,7 @@ class ModulePartitioner {
 
   HloModule* module_;
   int64_t partitions_;
+  PassRunLog* log_;
   int64_t next_channel_ = 1;
 };
 
@@ -176,14 +186,16 @@ absl::StatusOr<HloComputation*> ModulePartitioner::Partition(
   HloComputation* partitioned = module_->AddEmbeddedComputation(
       std::make_unique<HloComputation>(absl::StrCat(original.name(), ".partitioned")));
   const bool laid_out = original.root_instruction()->shape().has_layout();
-  Context c{SpmdBuilder(partitioned, partitions_, module_->replica_count(), &next_channel_, laid_out),
+  Context c{SpmdBuilder(partitioned, partitions_, module_->replica_count(), &next_channel_, laid_out,
+                        log_),
             {}, {}};
   for (int64_t i = 0; i < original.num_parameters(); ++i) {
     const HloInstruction* parameter = original.parameter_instruction(i);
     const HloSharding sharding = Expand(parameters[i], parameter->shape());
-    SYSTOLIC_ASSIGN_OR_RETURN(Shape local, LocalShape(parameter->shape(), sharding));
+    absl::StatusOr<Shape> local = LocalShape(parameter->shape(), sharding);
+    if (!local.ok()) return InContext(*parameter, local.status());
     HloInstruction* added = partitioned->AddParameter(
-        HloInstruction::CreateParameter(i, local, parameter->name()));
+        HloInstruction::CreateParameter(i, *local, parameter->name()));
     added->set_metadata(parameter->metadata());
     added->set_provenance(parameter->provenance());
     if (added->provenance().empty()) added->MergeProvenanceFrom(*parameter);
@@ -205,13 +217,7 @@ absl::Status ModulePartitioner::Visit(Context& c, const HloInstruction& instr) {
   c.builder.set_source(&instr);
   c.sharding[&instr] = ShardingOf(instr);
   auto handled = Handle(c, instr);
-  if (!handled.ok()) {
-    const auto& where = instr.source_location();
-    return absl::Status(handled.status().code(),
-                        absl::StrCat("partitioning ", instr.name(),
-                                     where.line > 0 ? absl::StrCat(" (line ", where.line, ")") : "",
-                                     ": ", handled.status().message()));
-  }
+  if (!handled.ok()) return InContext(instr, handled.status());
   HloInstruction* local = *handled;
   if (!IsManual(c.sharding[&instr])) local->clear_sharding();
   c.local[&instr] = local;
@@ -479,7 +485,7 @@ absl::StatusOr<bool> SpmdPartitioner::Run(HloModule* module) {
   HloComputation* entry = module->entry_computation();
   std::vector<HloSharding> parameters;
   for (const HloInstruction* p : entry->parameter_instructions()) parameters.push_back(ShardingOf(*p));
-  ModulePartitioner partitioner(module, partitions);
+  ModulePartitioner partitioner(module, partitions, &run_log());
   SYSTOLIC_ASSIGN_OR_RETURN(
       HloComputation * partitioned,
       partitioner.Partition(*entry, parameters, ShardingOf(*entry->root_instruction())));

@@ -2,12 +2,13 @@
 // user runs them: the figures, the comparison with the reference, profiles
 // that `systolic info` reads back, and bad input.
 #include <algorithm>
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "core/compiler/differential_check.h"
+#include "core/eval/npy_file.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -171,6 +172,70 @@ TEST(RunCommand, OnASliceEveryDeviceMatchesEval) {
   EXPECT_EQ(r["max_abs_diff"].get<double>(), 0);
   ASSERT_EQ(r["collectives"].size(), 1u);
   EXPECT_EQ(r["collectives"][0]["bytes"], 4096);
+}
+
+TEST(RunCommand, AShardedModuleRunsPartitionedOnWholeArgumentsAndMatchesEval) {
+  const fs::path dir = fs::temp_directory_path() / "systolic_run_cli_tests";
+  const std::string run_dir = (dir / "sharded_run").string();
+  const std::string eval_dir = (dir / "sharded_eval").string();
+  for (const std::string& d : {run_dir, eval_dir}) {
+    fs::remove_all(d);
+    fs::create_directories(d);
+  }
+  Result run = RunCli("run " + Sample("sharded_mlp.hlo") +
+                          " --topology v4:4x2 --seed 5 --json --compare-reference --out " + run_dir,
+                      /*with_stderr=*/false);
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const nlohmann::json r = nlohmann::json::parse(run.out);
+  EXPECT_EQ(r["partitions"], 8);
+  // Gathered whole: one result of the module's full shape.
+  ASSERT_EQ(r["outputs"].size(), 1u) << run.out;
+  EXPECT_EQ(r["outputs"][0]["shape"], "f32[64,256]");
+  EXPECT_LT(r["max_abs_diff"].get<double>(), 1e-3);
+  // The second layer's partial sums meet in one all-reduce of the result.
+  ASSERT_EQ(r["collectives"].size(), 1u) << run.out;
+  EXPECT_EQ(r["collectives"][0]["collective"], "all-reduce");
+  EXPECT_EQ(r["collectives"][0]["bytes"], 64 * 256 * 4);
+
+  Result eval = RunCli("eval " + Sample("sharded_mlp.hlo") + " --seed 5 --partitions 1 --out " + eval_dir,
+                       /*with_stderr=*/false);
+  ASSERT_EQ(eval.exit_code, 0) << eval.out;
+  auto sharded = ReadNpyFile(run_dir + "/out.npy");
+  auto whole = ReadNpyFile(eval_dir + "/out.npy");
+  ASSERT_TRUE(sharded.ok()) << sharded.status();
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  // Partial sums of 1024 products add up in another order.
+  DifferentialOptions tolerance;
+  tolerance.exact = false;
+  tolerance.absolute_tolerance = 1e-3;
+  EXPECT_EQ(FirstDifference(*whole, *sharded, "out", tolerance), "");
+}
+
+TEST(CompileCommand, AShardedModuleIsPartitionedOverTheSliceWithItsCollectivesListed) {
+  Result r = RunCli("compile " + Sample("sharded_conv.hlo") + " --topology v4:2x2 --check --json",
+                    /*with_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json m = nlohmann::json::parse(r.out)["modules"][0];
+  EXPECT_EQ(m["partitions"], 4);
+  EXPECT_EQ(m["check"]["same"], true);
+  // One halo row from each neighbour: two collective-permutes.
+  ASSERT_EQ(m["collectives"].size(), 2u) << r.out;
+  for (const auto& c : m["collectives"]) {
+    EXPECT_EQ(c["collective"], "collective-permute");
+    EXPECT_EQ(c["bytes"], 8 * 1 * 64 * 32 * 4);
+    EXPECT_EQ(c["op_name"], "conv/conv2d");
+  }
+  Result text = RunCli("compile " + Sample("sharded_conv.hlo") + " --partitions 4 --stats");
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("spmd-partitioner"));
+  EXPECT_THAT(text.out, HasSubstr("collectives (4 partitions): 2"));
+}
+
+TEST(CompileCommand, ShardingsNamingMoreDevicesThanPartitionsAreAClearError) {
+  Result r = RunCli("compile " + Sample("sharded_conv.hlo") + " --partitions 2");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("partitioning image"));
+  EXPECT_THAT(r.out, HasSubstr("names 4 devices, the program has 2 partitions"));
 }
 
 TEST(RunCommand, TimingOnlyGivesTheSameTimesAsAFullRun) {
