@@ -71,17 +71,27 @@ HloDataflowAnalysis::HloDataflowAnalysis(const HloComputation& computation)
           points_to.insert(points_to.end(), ops.begin(), ops.end());
         }
         continue;
-      case HloOpcode::kGetTupleElement: {
+      case HloOpcode::kGetTupleElement:
+      // The -done of an async collective hands out the result its start
+      // allocated (element 1 of the start's tuple) instead of a new buffer.
+      case HloOpcode::kAllGatherDone:
+      case HloOpcode::kCollectivePermuteDone: {
         const Shape& tuple = instr->operand(0)->shape();
         const auto& ops = of(instr->operand(0));
+        const int64_t index =
+            instr->opcode() == HloOpcode::kGetTupleElement ? instr->tuple_index() : 1;
+        if (!tuple.IsTuple() || index >= tuple.tuple_shapes_size()) break;
         int64_t first = 0;
-        for (int64_t j = 0; j < instr->tuple_index(); ++j) first += LeafCount(tuple.tuple_shapes(j));
+        for (int64_t j = 0; j < index; ++j) first += LeafCount(tuple.tuple_shapes(j));
         const int64_t count = LeafCount(instr->shape());
         if (first + count <= int64_t(ops.size())) {
           points_to.assign(ops.begin() + first, ops.begin() + first + count);
         }
         continue;
       }
+      case HloOpcode::kAllReduceDone:
+        points_to = of(instr->operand(0));
+        continue;
       default:
         break;
     }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/compiler/hlo_dataflow_analysis.h"
 #include "core/compiler/hlo_memory_scheduler.h"
 #include "core/eval/random_arguments.h"
 #include "core/eval/spmd_evaluator.h"
@@ -145,6 +146,24 @@ TEST(AsyncCollectiveConversion, AScheduledPairTakesTheCollectivesPlace) {
                         : name);
   }
   EXPECT_EQ(after, before);
+}
+
+TEST(AsyncCollectiveConversion, TheDoneHandsOutTheBufferItsStartAllocated) {
+  auto module = ParseModule(kCollectives);
+  AsyncCollectiveConversion conversion;
+  ASSERT_TRUE(RunPass(conversion, module.get()));
+  const HloDataflowAnalysis dataflow(*module->entry_computation());
+  for (const char* name : {"ag", "cp", "ar"}) {
+    const std::string pair(name);
+    const HloInstruction* start = FindInstruction(*module, pair + "-start");
+    const HloInstruction* done = FindInstruction(*module, pair + "-done");
+    // A start tuple's result is its last buffer; all-reduce-start has one.
+    const absl::Span<const int64_t> started = dataflow.BuffersOf(start);
+    ASSERT_FALSE(started.empty()) << pair;
+    EXPECT_TRUE(dataflow.DefinedBy(done).empty()) << pair;
+    ASSERT_EQ(dataflow.BuffersOf(done).size(), 1u) << pair;
+    EXPECT_EQ(dataflow.BuffersOf(done)[0], started.back()) << pair;
+  }
 }
 
 TEST(AsyncCollectiveConversion, LeavesAModuleWithoutCollectivesAlone) {
