@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/compiler/hlo_creation_utils.h"
+#include "core/compiler/provenance.h"
 #include "core/compiler/shape_size.h"
 #include "core/hlo/hlo_module.h"
 #include "core/hlo/status_macros.h"
@@ -171,6 +172,8 @@ absl::StatusOr<HloInstruction*> PartitionDot(SpmdBuilder& b, const HloInstructio
 
   HloComputation* add = MakeScalarComputation(b.computation()->parent(), HloOpcode::kAdd,
                                               dot.shape().element_type());
+  // A reducer made here comes from the dot it sums for.
+  if (add->root_instruction()->provenance().empty()) AdoptProvenanceForComputation(add, dot);
   const auto groups = chosen.GroupsAlong(space.contracting);
   if (auto d = ScatterDimension(partial, result, groups, local)) {
     return b.ReduceScatter(product, add, *d, groups);
