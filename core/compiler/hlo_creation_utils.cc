@@ -106,16 +106,20 @@ HloInstruction* MakeScalarConstant(HloComputation* computation, Literal literal)
   return computation->AddInstruction(HloInstruction::CreateConstant(std::move(literal)));
 }
 
-HloInstruction* MakeScalarLike(HloInstruction* like, double value) {
-  Literal literal(Shape::MakeScalar(like->shape().element_type()));
-  if (primitive_util::IsComplexType(literal.element_type())) {
+Literal ScalarLiteral(PrimitiveType type, double value) {
+  Literal literal(Shape::MakeScalar(type));
+  if (primitive_util::IsComplexType(type)) {
     literal.SetFromComplex128(0, complex128(value, 0));
-  } else if (primitive_util::IsFloatingPointType(literal.element_type())) {
+  } else if (primitive_util::IsFloatingPointType(type)) {
     literal.SetFromDouble(0, value);
   } else {
     literal.SetFromInt64(0, int64_t(value));
   }
-  return MakeScalarConstant(like->parent(), std::move(literal));
+  return literal;
+}
+
+HloInstruction* MakeScalarLike(HloInstruction* like, double value) {
+  return MakeScalarConstant(like->parent(), ScalarLiteral(like->shape().element_type(), value));
 }
 
 HloComputation* MakeScalarComputation(HloModule* module, HloOpcode opcode, PrimitiveType type) {

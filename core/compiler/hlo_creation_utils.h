@@ -40,6 +40,8 @@ absl::StatusOr<HloInstruction*> MakeReduceHlo(HloInstruction* operand, HloInstru
                                               HloComputation* reducer);
 // A scalar constant in `computation`.
 HloInstruction* MakeScalarConstant(HloComputation* computation, Literal literal);
+// A scalar of `type` converted from `value`.
+Literal ScalarLiteral(PrimitiveType type, double value);
 // A constant of the instruction's element type converted from `value`.
 HloInstruction* MakeScalarLike(HloInstruction* like, double value);
 

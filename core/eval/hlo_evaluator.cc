@@ -23,6 +23,7 @@
 #include "core/eval/scalar_function.h"
 #include "core/eval/shape_ops.h"
 #include "core/eval/sort.h"
+#include "core/hlo/sharding_annotation.h"
 
 namespace systolic {
 namespace {
@@ -765,7 +766,7 @@ class HloEvaluator::Impl {
         return eval::Fft(ops[0], instr.fft_type(), instr.fft_length(), shape);
       case HloOpcode::kCustomCall:
         // A sharding annotation says how to lay a value out, not what it is.
-        if (instr.custom_call_target() == "Sharding" && ops.size() == 1) return ops.Take(0);
+        if (IsShardingAnnotation(instr) && ops.size() == 1) return ops.Take(0);
         return absl::UnimplementedError(
             absl::StrCat("unsupported custom call target \"", instr.custom_call_target(), "\""));
       case HloOpcode::kInfeed:

@@ -4,15 +4,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/eval/strided_copy.h"
+#include "core/hlo/sharding_annotation.h"
 #include "core/hlo/sharding_tiles.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic {
 namespace {
-
-const HloSharding& ElementOf(const HloSharding& sharding, int64_t i) {
-  return sharding.IsTuple() ? sharding.tuple_elements().at(i) : sharding;
-}
 
 // Copies the overlap of a tile (at `offsets`, of `tile_dims`) between the
 // whole array and the tile buffer, in the given direction.
@@ -47,7 +44,7 @@ absl::StatusOr<std::vector<Literal>> SplitIntoShards(const Literal& whole,
     std::vector<std::vector<Literal>> per_element;
     for (int64_t i = 0; i < shape.tuple_shapes_size(); ++i) {
       SYSTOLIC_ASSIGN_OR_RETURN(
-          auto pieces, SplitIntoShards(whole.tuple_element(i), ElementOf(sharding, i), num_partitions));
+          auto pieces, SplitIntoShards(whole.tuple_element(i), TupleElementSharding(sharding, i), num_partitions));
       per_element.push_back(std::move(pieces));
     }
     for (int64_t p = 0; p < num_partitions; ++p) {
@@ -86,7 +83,7 @@ absl::StatusOr<Literal> AssembleFromShards(absl::Span<const Literal* const> shar
         pieces.push_back(&s->tuple_element(i));
       }
       SYSTOLIC_ASSIGN_OR_RETURN(Literal e, AssembleFromShards(pieces, shape.tuple_shapes(i),
-                                                              ElementOf(sharding, i)));
+                                                              TupleElementSharding(sharding, i)));
       elements.push_back(std::move(e));
     }
     return Literal::MakeTuple(std::move(elements));

@@ -1,5 +1,6 @@
 #include "core/lazy/unpartitioned_module.h"
 
+#include "core/hlo/sharding_annotation.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic::lazy {
@@ -9,7 +10,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> UnpartitionedModule(const HloModule& 
   copy->set_num_partitions(1);
   HloComputation* entry = copy->entry_computation();
   for (HloInstruction* instr : entry->MakeInstructionPostOrder()) {
-    if (instr->opcode() == HloOpcode::kCustomCall && instr->custom_call_target() == "Sharding") {
+    if (IsShardingAnnotation(*instr)) {
       SYSTOLIC_RETURN_IF_ERROR(entry->ReplaceInstruction(instr, instr->mutable_operand(0)));
     }
   }

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/compiler/spmd/sharding_rules.h"
 #include "core/compiler/spmd/sharding_transforms.h"
+#include "core/hlo/sharding_annotation.h"
 
 namespace systolic {
 namespace {
@@ -43,10 +44,6 @@ bool Fits(const HloSharding& sharding, const Shape& leaf) {
   if (sharding.IsTuple()) return false;
   if (!sharding.IsTiled()) return true;
   return leaf.IsArray() && sharding.TiledDataRank() == leaf.rank();
-}
-
-bool IsShardingAnnotation(const HloInstruction& instr) {
-  return instr.opcode() == HloOpcode::kCustomCall && instr.custom_call_target() == "Sharding";
 }
 
 bool IsKnown(const Leaves& leaves) {

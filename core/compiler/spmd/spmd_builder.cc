@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "core/compiler/hlo_creation_utils.h"
 #include "core/hlo/hlo_module.h"
 
 namespace systolic::spmd {
@@ -64,15 +65,7 @@ std::vector<HloInstruction*> SpmdBuilder::Offsets(const ShardingGrid& grid, cons
 }
 
 HloInstruction* SpmdBuilder::ScalarConstant(PrimitiveType type, double value) {
-  Literal literal(Shape::MakeScalar(type));
-  if (primitive_util::IsComplexType(type)) {
-    literal.SetFromComplex128(0, complex128(value, 0));
-  } else if (primitive_util::IsFloatingPointType(type)) {
-    literal.SetFromDouble(0, value);
-  } else {
-    literal.SetFromInt64(0, int64_t(value));
-  }
-  return Add(HloInstruction::CreateConstant(std::move(literal)));
+  return Add(HloInstruction::CreateConstant(ScalarLiteral(type, value)));
 }
 
 HloInstruction* SpmdBuilder::Broadcast(HloInstruction* scalar, const Shape& shape) {
@@ -124,29 +117,45 @@ HloInstruction* SpmdBuilder::MaskPadding(HloInstruction* x, const ShardingGrid& 
                                          const Shape& global,
                                          const std::vector<int64_t>& dimensions,
                                          HloInstruction* value) {
-  const Shape& local = x->shape();
+  const std::vector<int64_t>& local = x->shape().dimensions();
   HloInstruction* inside = nullptr;
   std::vector<HloInstruction*> offsets;
   for (int64_t d : dimensions) {
     const int64_t size = global.dimensions(d);
     if (grid.tiles(d) * grid.ShardSize(d, size) == size) continue;  // even: no padding
     if (offsets.empty()) offsets = Offsets(grid, global);
-    const Shape indices = ArrayShape(S32, local.dimensions());
-    HloInstruction* iota = Add(HloInstruction::CreateIota(indices, d));
-    HloInstruction* offset = Add(HloInstruction::CreateBroadcast(indices, offsets[d], {}));
-    HloInstruction* index =
-        Add(HloInstruction::CreateBinary(indices, HloOpcode::kAdd, iota, offset));
-    HloInstruction* limit = Broadcast(ScalarConstant(S32, double(size)), indices);
-    const Shape predicates = ArrayShape(PRED, local.dimensions());
-    HloInstruction* below =
-        Add(HloInstruction::CreateCompare(predicates, index, limit, ComparisonDirection::kLt));
+    HloInstruction* below = IndexWithin(local, d, offsets[d], std::nullopt, size);
     inside = inside == nullptr ? below
-                               : Add(HloInstruction::CreateBinary(predicates, HloOpcode::kAnd,
+                               : Add(HloInstruction::CreateBinary(below->shape(), HloOpcode::kAnd,
                                                                   inside, below));
   }
-  if (inside == nullptr) return x;
-  HloInstruction* fill = Broadcast(value, local);
-  return Add(HloInstruction::CreateTernary(local, HloOpcode::kSelect, inside, x, fill));
+  return inside == nullptr ? x : SelectOr(inside, x, value);
+}
+
+HloInstruction* SpmdBuilder::IndexWithin(const std::vector<int64_t>& dimensions, int64_t dimension,
+                                         HloInstruction* first, std::optional<int64_t> begin,
+                                         int64_t end) {
+  const Shape indices = ArrayShape(S32, dimensions);
+  const Shape predicates = ArrayShape(PRED, dimensions);
+  HloInstruction* iota = Add(HloInstruction::CreateIota(indices, dimension));
+  HloInstruction* offset = Add(HloInstruction::CreateBroadcast(indices, first, {}));
+  HloInstruction* index = Add(HloInstruction::CreateBinary(indices, HloOpcode::kAdd, iota, offset));
+  auto compare = [&](double bound, ComparisonDirection direction) {
+    HloInstruction* limit = Broadcast(ScalarConstant(S32, bound), indices);
+    return Add(HloInstruction::CreateCompare(predicates, index, limit, direction));
+  };
+  HloInstruction* inside = compare(double(end), ComparisonDirection::kLt);
+  if (begin) {
+    HloInstruction* after = compare(double(*begin), ComparisonDirection::kGe);
+    inside = Add(HloInstruction::CreateBinary(predicates, HloOpcode::kAnd, after, inside));
+  }
+  return inside;
+}
+
+HloInstruction* SpmdBuilder::SelectOr(HloInstruction* inside, HloInstruction* x,
+                                      HloInstruction* fill) {
+  return Add(HloInstruction::CreateTernary(x->shape(), HloOpcode::kSelect, inside, x,
+                                           Broadcast(fill, x->shape())));
 }
 
 CollectiveDeviceList SpmdBuilder::DeviceGroups(

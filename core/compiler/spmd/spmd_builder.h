@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -55,6 +56,13 @@ class SpmdBuilder {
   HloInstruction* Resize(HloInstruction* x, const std::vector<int64_t>& sizes);
   HloInstruction* DynamicSlice(HloInstruction* x, const std::vector<HloInstruction*>& offsets,
                                const std::vector<int64_t>& sizes);
+  // pred of `dimensions`: whether each element's index along `dimension`,
+  // counted from this partition's `first` (an s32 scalar), lies in
+  // [begin, end) (no lower bound when begin is nullopt).
+  HloInstruction* IndexWithin(const std::vector<int64_t>& dimensions, int64_t dimension,
+                              HloInstruction* first, std::optional<int64_t> begin, int64_t end);
+  // x where `inside`, else the scalar `fill`.
+  HloInstruction* SelectOr(HloInstruction* inside, HloInstruction* x, HloInstruction* fill);
   // Elements of x (a shard of `global` under `grid`) that lie past the end
   // of the array along `dimensions` are replaced by the scalar `value`, so
   // that padding adds nothing to a sum (0) or a maximum (-inf). x itself

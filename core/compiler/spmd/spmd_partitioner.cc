@@ -14,6 +14,7 @@
 #include "core/compiler/spmd/spmd_builder.h"
 #include "core/compiler/spmd/windowed_partitioning.h"
 #include "core/hlo/hlo_computation.h"
+#include "core/hlo/sharding_annotation.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic {
@@ -23,25 +24,16 @@ using spmd::PartitionedArray;
 using spmd::ShardingGrid;
 using spmd::SpmdBuilder;
 
-bool IsShardingAnnotation(const HloInstruction& instr) {
-  return instr.opcode() == HloOpcode::kCustomCall && instr.custom_call_target() == "Sharding";
-}
-
-// The sharding of element `index` of a value laid out by `sharding` (a
-// sharding on a tuple-shaped value that is not a tuple applies to every
-// element).
-HloSharding ElementSharding(const HloSharding& sharding, int64_t index) {
-  if (!sharding.IsTuple()) return sharding;
-  if (index < int64_t(sharding.tuple_elements().size())) return sharding.tuple_elements()[index];
-  return HloSharding::Replicate();
-}
+// Partitioned computations sit beside their originals under this suffix
+// until the originals are gone.
+constexpr absl::string_view kPartitionedSuffix = ".partitioned";
 
 // `sharding` spelled out for every element of a tuple shape.
 HloSharding Expand(const HloSharding& sharding, const Shape& shape) {
   if (!shape.IsTuple()) return sharding.IsTuple() ? HloSharding::Replicate() : sharding;
   std::vector<HloSharding> elements;
   for (int64_t i = 0; i < shape.tuple_shapes_size(); ++i) {
-    elements.push_back(Expand(ElementSharding(sharding, i), shape.tuple_shapes(i)));
+    elements.push_back(Expand(TupleElementSharding(sharding, i), shape.tuple_shapes(i)));
   }
   return HloSharding::Tuple(std::move(elements));
 }
@@ -129,7 +121,7 @@ absl::StatusOr<Shape> ModulePartitioner::LocalShape(const Shape& global,
     std::vector<Shape> elements;
     for (int64_t i = 0; i < global.tuple_shapes_size(); ++i) {
       SYSTOLIC_ASSIGN_OR_RETURN(Shape e,
-                                LocalShape(global.tuple_shapes(i), ElementSharding(sharding, i)));
+                                LocalShape(global.tuple_shapes(i), TupleElementSharding(sharding, i)));
       elements.push_back(std::move(e));
     }
     return Shape::MakeTuple(std::move(elements));
@@ -158,8 +150,8 @@ absl::StatusOr<HloInstruction*> ModulePartitioner::Moved(Context& c, HloInstruct
       HloInstruction* element =
           c.builder.Add(HloInstruction::CreateGetTupleElement(local, i));
       SYSTOLIC_ASSIGN_OR_RETURN(HloInstruction * moved,
-                                Moved(c, element, global.tuple_shapes(i), ElementSharding(from, i),
-                                      ElementSharding(to, i)));
+                                Moved(c, element, global.tuple_shapes(i), TupleElementSharding(from, i),
+                                      TupleElementSharding(to, i)));
       elements.push_back(moved);
     }
     return c.builder.Add(HloInstruction::CreateTuple(elements));
@@ -184,7 +176,7 @@ absl::StatusOr<HloComputation*> ModulePartitioner::Partition(
     const HloComputation& original, const std::vector<HloSharding>& parameters,
     const HloSharding& root) {
   HloComputation* partitioned = module_->AddEmbeddedComputation(
-      std::make_unique<HloComputation>(absl::StrCat(original.name(), ".partitioned")));
+      std::make_unique<HloComputation>(absl::StrCat(original.name(), kPartitionedSuffix)));
   const bool laid_out = original.root_instruction()->shape().has_layout();
   Context c{SpmdBuilder(partitioned, partitions_, module_->replica_count(), &next_channel_, laid_out,
                         log_),
@@ -240,7 +232,7 @@ absl::StatusOr<HloInstruction*> ModulePartitioner::Handle(Context& c, const HloI
       std::vector<HloInstruction*> elements;
       for (int64_t i = 0; i < instr.operand_count(); ++i) {
         SYSTOLIC_ASSIGN_OR_RETURN(HloInstruction * e,
-                                  ValueIn(c, *instr.operand(i), ElementSharding(sharding, i)));
+                                  ValueIn(c, *instr.operand(i), TupleElementSharding(sharding, i)));
         elements.push_back(e);
       }
       return c.builder.Add(HloInstruction::CreateTuple(elements));
@@ -250,7 +242,7 @@ absl::StatusOr<HloInstruction*> ModulePartitioner::Handle(Context& c, const HloI
       HloInstruction* element = c.builder.Add(
           HloInstruction::CreateGetTupleElement(c.local.at(&tuple), instr.tuple_index()));
       return Moved(c, element, instr.shape(),
-                   ElementSharding(c.sharding.at(&tuple), instr.tuple_index()), sharding);
+                   TupleElementSharding(c.sharding.at(&tuple), instr.tuple_index()), sharding);
     }
     case HloOpcode::kBroadcast:
       return Broadcast(c, instr);
@@ -494,8 +486,8 @@ absl::StatusOr<bool> SpmdPartitioner::Run(HloModule* module) {
   module->RemoveUnusedComputations();
   partitioned->SetName(name);
   for (HloComputation* c : module->computations()) {
-    if (absl::EndsWith(c->name(), ".partitioned")) {
-      c->SetName(std::string(c->name().substr(0, c->name().size() - 12)));
+    if (absl::EndsWith(c->name(), kPartitionedSuffix)) {
+      c->SetName(c->name().substr(0, c->name().size() - kPartitionedSuffix.size()));
     }
   }
   module->set_num_partitions(partitions);

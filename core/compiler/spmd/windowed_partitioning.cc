@@ -94,21 +94,8 @@ HloInstruction* ExchangeHalo(SpmdBuilder& b, HloInstruction* x, const ShardingGr
   sizes[d] = plan.length;
   HloInstruction* window = b.DynamicSlice(joined, offsets, sizes);
   // Rows before the array's start or past its end hold the padding value.
-  const Shape indices = b.ArrayShape(S32, sizes);
-  HloInstruction* iota = b.Add(HloInstruction::CreateIota(indices, d));
-  HloInstruction* first = b.Add(HloInstruction::CreateBroadcast(indices, b.PerPartition(start), {}));
-  HloInstruction* row = b.Add(HloInstruction::CreateBinary(indices, HloOpcode::kAdd, iota, first));
-  const Shape predicates = b.ArrayShape(PRED, sizes);
-  HloInstruction* zero = b.Broadcast(b.ScalarConstant(S32, 0), indices);
-  HloInstruction* end = b.Broadcast(b.ScalarConstant(S32, double(size)), indices);
-  HloInstruction* after_start =
-      b.Add(HloInstruction::CreateCompare(predicates, row, zero, ComparisonDirection::kGe));
-  HloInstruction* before_end =
-      b.Add(HloInstruction::CreateCompare(predicates, row, end, ComparisonDirection::kLt));
-  HloInstruction* inside = b.Add(
-      HloInstruction::CreateBinary(predicates, HloOpcode::kAnd, after_start, before_end));
-  HloInstruction* fill = b.Broadcast(pad, window->shape());
-  return b.Add(HloInstruction::CreateTernary(window->shape(), HloOpcode::kSelect, inside, window, fill));
+  HloInstruction* inside = b.IndexWithin(sizes, d, b.PerPartition(start), 0, size);
+  return b.SelectOr(inside, window, pad);
 }
 
 }  // namespace
