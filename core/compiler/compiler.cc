@@ -5,8 +5,8 @@
 #include "core/compiler/algebraic_simplifier.h"
 #include "core/compiler/hlo_dce.h"
 #include "core/compiler/pass_registry.h"
-#include "core/compiler/spmd/sharding_propagation.h"
 #include "core/compiler/spmd/spmd_partitioner.h"
+#include "core/compiler/spmd/spmd_pipeline.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic {
@@ -76,12 +76,10 @@ absl::StatusOr<CompilationResult> Compiler::Compile(std::unique_ptr<HloModule> m
   if (options_.passes.empty() && SpmdPartitioner::NeedsPartitioning(*module)) {
     // A module laid out across partitions first becomes the program each
     // partition runs; everything after works on that program.
-    HloPassPipeline spmd("spmd");
-    spmd.AddPass<ShardingPropagation>();
-    spmd.AddPass<SpmdPartitioner>();
-    spmd.set_verify_between_passes(options_.verify_between_passes);
-    if (options_.record_snapshots) spmd.set_history(&result.history);
-    SYSTOLIC_RETURN_IF_ERROR(spmd.Run(module.get()).status());
+    std::unique_ptr<HloPassPipeline> spmd = MakeSpmdPipeline();
+    spmd->set_verify_between_passes(options_.verify_between_passes);
+    if (options_.record_snapshots) spmd->set_history(&result.history);
+    SYSTOLIC_RETURN_IF_ERROR(spmd->Run(module.get()).status());
   }
   SYSTOLIC_RETURN_IF_ERROR(pipeline->Run(module.get()).status());
   if (options_.assign_buffers) {

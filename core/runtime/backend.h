@@ -66,7 +66,19 @@ class Backend {
   // Called once, before anything else.
   virtual absl::StatusOr<BackendPlatform> Configure(const ClientConfig& config) = 0;
 
-  // `options` are resolved (no zeros, a full device assignment).
+  // The program every participant runs, when it differs from the module
+  // compiled: a module laid out across partitions by sharding annotations
+  // becomes the per-partition program, whose parameters and results are
+  // the shards (as a PJRT client's SPMD executables take and return them).
+  // Default: the module itself.
+  virtual absl::StatusOr<std::shared_ptr<const HloModule>> ProgramForParticipants(
+      std::shared_ptr<const HloModule> module, const CompileOptions& options) {
+    (void)options;
+    return module;
+  }
+
+  // `options` are resolved (no zeros, a full device assignment); `module` is
+  // what ProgramForParticipants returned.
   virtual absl::StatusOr<std::unique_ptr<BackendExecutable>> Compile(
       const HloModule& module, const CompileOptions& options) = 0;
 

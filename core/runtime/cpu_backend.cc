@@ -45,6 +45,11 @@ class CpuBackend : public Backend {
     return platform;
   }
 
+  absl::StatusOr<std::shared_ptr<const HloModule>> ProgramForParticipants(
+      std::shared_ptr<const HloModule> module, const CompileOptions& options) override {
+    return PartitionedProgram(std::move(module), options);
+  }
+
   absl::StatusOr<std::unique_ptr<BackendExecutable>> Compile(
       const HloModule& module, const CompileOptions& options) override {
     if (module.entry_computation() == nullptr) {

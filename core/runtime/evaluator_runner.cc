@@ -1,6 +1,8 @@
 #include "core/runtime/evaluator_runner.h"
 
 #include "absl/strings/str_cat.h"
+#include "core/compiler/spmd/spmd_partitioner.h"
+#include "core/compiler/spmd/spmd_pipeline.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/spmd_evaluator.h"
 #include "core/hlo/status_macros.h"
@@ -28,6 +30,14 @@ absl::StatusOr<std::vector<Literal>> RunOnEvaluator(
     for (const Literal* argument : arguments[d]) owned[d].push_back(argument->Clone());
   }
   return EvaluateSpmd(module, owned, num_replicas, num_partitions);
+}
+
+absl::StatusOr<std::shared_ptr<const HloModule>> PartitionedProgram(
+    std::shared_ptr<const HloModule> module, const CompileOptions& options) {
+  if (!SpmdPartitioner::NeedsPartitioning(*module, options.num_partitions)) return module;
+  std::unique_ptr<HloModule> partitioned = module->Clone();
+  SYSTOLIC_RETURN_IF_ERROR(PartitionForSpmd(partitioned.get(), options.num_partitions).status());
+  return std::shared_ptr<const HloModule>(std::move(partitioned));
 }
 
 }  // namespace systolic::runtime

@@ -118,11 +118,13 @@ absl::StatusOr<std::shared_ptr<LocalExecutable>> LocalClient::Compile(
   return cache_.GetOrCompile(
       signature, started,
       [&](int64_t program_id) -> absl::StatusOr<std::shared_ptr<LocalExecutable>> {
+        SYSTOLIC_ASSIGN_OR_RETURN(std::shared_ptr<const HloModule> program,
+                                  backend_->ProgramForParticipants(shared, resolved));
         SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<BackendExecutable> compiled,
-                                  backend_->Compile(*shared, resolved));
+                                  backend_->Compile(*program, resolved));
         std::vector<LocalDevice*> devices;
         for (int64_t id : resolved.device_assignment) devices.push_back(devices_[id].get());
-        return LocalExecutable::Create(program_id, signature.fingerprint, shared,
+        return LocalExecutable::Create(program_id, signature.fingerprint, std::move(program),
                                        std::move(compiled), resolved, std::move(devices));
       });
 }

@@ -92,6 +92,65 @@ TEST_P(EvaluatorPluginTest, ReplicasMeetInCollectives) {
   }
 }
 
+// x split by rows over 4 partitions, w replicated: each partition's
+// matmul takes its rows of x, and the result stays split by rows.
+constexpr char kShardedMatmul[] = R"(
+HloModule sharded_matmul, num_partitions=4
+ENTRY e {
+  x = f32[8,3] parameter(0), sharding={devices=[4,1]0,1,2,3}
+  w = f32[3,2] parameter(1), sharding={replicated}
+  ROOT d = f32[8,2] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0},
+    sharding={devices=[4,1]0,1,2,3}
+})";
+
+TEST_P(EvaluatorPluginTest, ShardedModulesRunPartitionedOnShards) {
+  auto client = MakeClient({.device = GetParam(), .num_devices = 4});
+  ASSERT_NE(client, nullptr);
+  auto executable = client->CompileText(kShardedMatmul, "hlo");
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  EXPECT_EQ((*executable)->num_partitions(), 4);
+  // As a PJRT SPMD executable: parameters and outputs are the shards.
+  ASSERT_EQ((*executable)->parameter_shapes().size(), 2u);
+  EXPECT_EQ((*executable)->parameter_shapes()[0].ToString(), "f32[2,3]");
+  EXPECT_EQ((*executable)->parameter_shapes()[1].ToString(), "f32[3,2]");
+  EXPECT_EQ((*executable)->output_shapes()[0].ToString(), "f32[2,2]");
+
+  Literal w = Literal::CreateR2<float>({{1, 0}, {0, 1}, {1, 1}});
+  std::vector<std::unique_ptr<Buffer>> inputs;
+  std::vector<std::vector<Buffer*>> lists;
+  for (int p = 0; p < 4; ++p) {
+    // Partition p holds rows 2p and 2p+1 of x, x[i][j] = 3i + j.
+    Literal rows(Shape(F32, {2, 3}));
+    for (int k = 0; k < 6; ++k) rows.data<float>()[k] = float(6 * p + k);
+    inputs.push_back(ToDevice(*client, rows, p));
+    inputs.push_back(ToDevice(*client, w, p));
+    lists.push_back({inputs[inputs.size() - 2].get(), inputs.back().get()});
+  }
+  auto result = (*executable)->ExecuteOnDevices(lists);
+  ASSERT_TRUE(result.ok()) << result.status();
+  for (int p = 0; p < 4; ++p) {
+    // Row i of x times w: (x0 + x2, x1 + x2) = (6i + 2, 6i + 3).
+    const float a = float(2 * p), b = float(2 * p + 1);
+    EXPECT_EQ(*result->outputs[p][0]->ToLiteralSync(),
+              Literal::CreateR2<float>({{6 * a + 2, 6 * a + 3}, {6 * b + 2, 6 * b + 3}}))
+        << "partition " << p;
+  }
+}
+
+TEST_P(EvaluatorPluginTest, APartitioningErrorNamesTheInstruction) {
+  auto client = MakeClient({.device = GetParam(), .num_devices = 2});
+  ASSERT_NE(client, nullptr);
+  auto executable = client->CompileText(R"(
+HloModule too_many_tiles, num_partitions=2
+ENTRY e {
+  x = f32[8] parameter(0), sharding={devices=[4]0,1,2,3}
+  ROOT y = f32[8] negate(x)
+})", "hlo");
+  ASSERT_FALSE(executable.ok());
+  EXPECT_THAT(executable.status().message(), HasSubstr("names 4 devices"));
+  EXPECT_THAT(executable.status().message(), HasSubstr("partitioning x (line 4)"));
+}
+
 TEST_P(EvaluatorPluginTest, EvaluatorErrorsReachTheBuffers) {
   auto client = MakeClient({.device = GetParam()});
   auto executable = client->CompileText(R"(
