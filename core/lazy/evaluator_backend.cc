@@ -1,13 +1,16 @@
 #include "core/lazy/evaluator_backend.h"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "core/compiler/spmd/partitioned_execution.h"
+#include "core/compiler/spmd/spmd_pipeline.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/spmd_evaluator.h"
 #include "core/hlo/hlo_verifier.h"
 #include "core/hlo/status_macros.h"
-#include "core/lazy/unpartitioned_module.h"
 
 namespace systolic::lazy {
 namespace {
@@ -26,18 +29,24 @@ class EvaluatorBuffer : public DeviceBuffer {
 
 class EvaluatorExecutable : public BackendExecutable {
  public:
-  EvaluatorExecutable(std::unique_ptr<HloModule> module, std::unique_ptr<HloModule> runnable,
-                      int64_t replicas)
-      : module_(std::move(module)), runnable_(std::move(runnable)), replicas_(replicas) {}
+  EvaluatorExecutable(std::unique_ptr<HloModule> module, std::unique_ptr<HloModule> partitioned,
+                      std::optional<SpmdSignature> signature)
+      : module_(std::move(module)),
+        partitioned_(std::move(partitioned)),
+        signature_(std::move(signature)) {}
   const HloModule& module() const override { return *module_; }
-  // What the evaluator runs (the module itself, or its unpartitioned form).
-  const HloModule& runnable() const { return runnable_ ? *runnable_ : *module_; }
-  int64_t replicas() const { return replicas_; }
+  const HloModule& device_program() const override {
+    return partitioned_ ? *partitioned_ : *module_;
+  }
+  // The per-partition program and the whole values' layouts, for an SPMD
+  // program (null otherwise).
+  const HloModule* partitioned() const { return partitioned_.get(); }
+  const SpmdSignature& signature() const { return *signature_; }
 
  private:
   std::unique_ptr<HloModule> module_;
-  std::unique_ptr<HloModule> runnable_;
-  int64_t replicas_;
+  std::unique_ptr<HloModule> partitioned_;
+  std::optional<SpmdSignature> signature_;
 };
 
 }  // namespace
@@ -60,20 +69,22 @@ absl::StatusOr<Literal> EvaluatorBackend::TransferToHost(const DeviceBuffer& buf
 absl::StatusOr<BackendCompileResult> EvaluatorBackend::Compile(
     std::unique_ptr<HloModule> module, const BackendCompileOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  if (options.replica_count > device_count_) {
-    return absl::InvalidArgumentError(absl::StrCat("a program of ", options.replica_count,
-                                                   " replicas needs as many devices; the "
-                                                   "evaluator backend has ",
-                                                   device_count_));
+  const int64_t needed = options.replica_count * std::max<int64_t>(1, options.num_partitions);
+  if (needed > device_count_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a program of ", options.replica_count, " replicas x ", options.num_partitions,
+        " partitions needs ", needed, " devices; the evaluator backend has ", device_count_));
   }
   SYSTOLIC_RETURN_IF_ERROR(VerifyHloModule(*module));
-  std::unique_ptr<HloModule> runnable;
-  if (module->num_partitions() > 1) {
-    SYSTOLIC_ASSIGN_OR_RETURN(runnable, UnpartitionedModule(*module));
+  SYSTOLIC_ASSIGN_OR_RETURN(std::optional<SpmdSignature> signature, SpmdSignatureOf(*module));
+  std::unique_ptr<HloModule> partitioned;
+  if (signature) {
+    partitioned = module->Clone();
+    SYSTOLIC_RETURN_IF_ERROR(PartitionForSpmd(partitioned.get()).status());
   }
   BackendCompileResult result;
-  result.executable = std::make_shared<EvaluatorExecutable>(std::move(module), std::move(runnable),
-                                                            options.replica_count);
+  result.executable = std::make_shared<EvaluatorExecutable>(
+      std::move(module), std::move(partitioned), std::move(signature));
   result.compile_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                std::chrono::steady_clock::now() - start)
                                .count();
@@ -94,12 +105,18 @@ absl::StatusOr<std::vector<std::vector<BufferPtr>>> EvaluatorBackend::Execute(
     }
   }
   std::vector<Literal> results;
-  if (devices == 1) {
+  if (exe->partitioned() != nullptr) {
+    if (devices != 1) {
+      return absl::InvalidArgumentError("an SPMD program takes one row of whole arguments");
+    }
+    SYSTOLIC_ASSIGN_OR_RETURN(results,
+                              EvaluatePartitioned(*exe->partitioned(), exe->signature(), args[0]));
+  } else if (devices == 1) {
     HloEvaluator evaluator;
-    SYSTOLIC_ASSIGN_OR_RETURN(Literal result, evaluator.Evaluate(exe->runnable(), args[0]));
+    SYSTOLIC_ASSIGN_OR_RETURN(Literal result, evaluator.Evaluate(exe->module(), args[0]));
     results.push_back(std::move(result));
   } else {
-    SYSTOLIC_ASSIGN_OR_RETURN(results, EvaluateSpmd(exe->runnable(), args, devices, 1));
+    SYSTOLIC_ASSIGN_OR_RETURN(results, EvaluateSpmd(exe->module(), args, devices, 1));
   }
   std::vector<std::vector<BufferPtr>> outputs(devices);
   for (int64_t d = 0; d < devices; ++d) {

@@ -1,9 +1,9 @@
 // The execution backend on the reference evaluator: values stay host
 // literals, compiling verifies the module, and executing runs it on every
 // replica through the evaluator (collectives exchange values exactly).
-// SPMD programs run unpartitioned on one device until the partitioner
-// exists: sharding annotations are hints, and a Sharding custom-call is the
-// identity on values.
+// SPMD programs are partitioned by the compiler's SPMD stage when compiled;
+// executing splits each whole argument into its partitions' shards, runs
+// every partition with its collectives, and puts the results back together.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace systolic::lazy {
 
 class EvaluatorBackend : public ExecutionBackend {
  public:
-  // `device_count`: replicas a program may run on.
+  // `device_count`: devices (replicas x partitions) a program may run on.
   explicit EvaluatorBackend(int64_t device_count = 1) : device_count_(device_count) {}
 
   std::string name() const override { return "evaluator"; }

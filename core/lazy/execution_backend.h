@@ -35,6 +35,9 @@ class BackendExecutable {
   virtual ~BackendExecutable() = default;
   // The program as the backend received it (before its own passes).
   virtual const HloModule& module() const = 0;
+  // What each device runs: for an SPMD program, the partitioner's
+  // per-partition program (shards and collectives); else the module.
+  virtual const HloModule& device_program() const { return module(); }
 };
 
 struct BackendCompileOptions {

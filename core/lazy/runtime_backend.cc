@@ -1,8 +1,10 @@
 #include "core/lazy/runtime_backend.h"
 
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "core/hlo/status_macros.h"
-#include "core/lazy/unpartitioned_module.h"
+#include "core/compiler/spmd/partitioned_execution.h"
 
 namespace systolic::lazy {
 namespace {
@@ -26,16 +28,23 @@ class RuntimeBuffer : public DeviceBuffer {
 class RuntimeExecutable : public BackendExecutable {
  public:
   RuntimeExecutable(std::shared_ptr<runtime::Client> client, std::unique_ptr<HloModule> module,
-                    std::unique_ptr<runtime::Executable> executable)
-      : client_(std::move(client)), module_(std::move(module)), executable_(std::move(executable)) {}
+                    std::unique_ptr<runtime::Executable> executable,
+                    std::optional<SpmdSignature> signature)
+      : client_(std::move(client)),
+        module_(std::move(module)),
+        executable_(std::move(executable)),
+        signature_(std::move(signature)) {}
   ~RuntimeExecutable() override { executable_.reset(); }
   const HloModule& module() const override { return *module_; }
   const runtime::Executable& executable() const { return *executable_; }
+  // The whole values' layouts of an SPMD program (nullopt otherwise).
+  const std::optional<SpmdSignature>& signature() const { return signature_; }
 
  private:
   std::shared_ptr<runtime::Client> client_;
   std::unique_ptr<HloModule> module_;
   std::unique_ptr<runtime::Executable> executable_;
+  std::optional<SpmdSignature> signature_;
 };
 
 RecompilationCause FromRuntime(runtime::RecompilationCause cause) {
@@ -89,16 +98,14 @@ absl::StatusOr<Literal> RuntimeBackend::TransferToHost(const DeviceBuffer& buffe
 
 absl::StatusOr<BackendCompileResult> RuntimeBackend::Compile(
     std::unique_ptr<HloModule> module, const BackendCompileOptions& options) {
-  std::unique_ptr<HloModule> runnable;
-  if (module->num_partitions() > 1) {
-    SYSTOLIC_ASSIGN_OR_RETURN(runnable, UnpartitionedModule(*module));
-  }
+  SYSTOLIC_ASSIGN_OR_RETURN(std::optional<SpmdSignature> signature, SpmdSignatureOf(*module));
   runtime::CompileOptions compile_options;
   compile_options.num_replicas = options.replica_count;
-  compile_options.num_partitions = 1;
-  SYSTOLIC_ASSIGN_OR_RETURN(
-      std::unique_ptr<runtime::Executable> executable,
-      client_->Compile(runnable ? *runnable : *module, compile_options));
+  compile_options.num_partitions = signature ? signature->partitions : 1;
+  // The client's plugin partitions an SPMD program; its executable then
+  // takes and returns shards.
+  SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executable> executable,
+                            client_->Compile(*module, compile_options));
   BackendCompileResult result;
   SYSTOLIC_ASSIGN_OR_RETURN(std::vector<runtime::CompileEvent> events, client_->CompileEvents());
   if (!events.empty()) {
@@ -109,8 +116,8 @@ absl::StatusOr<BackendCompileResult> RuntimeBackend::Compile(
     result.backend_cause_kind = FromRuntime(e.cause_kind);
     result.fingerprint = e.fingerprint;
   }
-  result.executable =
-      std::make_shared<RuntimeExecutable>(client_, std::move(module), std::move(executable));
+  result.executable = std::make_shared<RuntimeExecutable>(
+      client_, std::move(module), std::move(executable), std::move(signature));
   return result;
 }
 
@@ -126,6 +133,7 @@ absl::StatusOr<std::vector<std::vector<BufferPtr>>> RuntimeBackend::Execute(
       lists[d].push_back(b->buffer());
     }
   }
+  if (exe->signature()) return ExecutePartitioned(*exe, lists);
   SYSTOLIC_ASSIGN_OR_RETURN(runtime::ExecuteResult result,
                             exe->executable().ExecuteOnDevices(lists));
   std::vector<std::vector<BufferPtr>> outputs(result.outputs.size());
@@ -133,6 +141,65 @@ absl::StatusOr<std::vector<std::vector<BufferPtr>>> RuntimeBackend::Execute(
     for (auto& buffer : result.outputs[d]) {
       outputs[d].push_back(std::make_shared<RuntimeBuffer>(client_, std::move(buffer), int64_t(d)));
     }
+  }
+  return outputs;
+}
+
+// The front end holds SPMD values whole on device 0; the executable takes
+// and returns each partition's shard on its own device. The shards are cut
+// and put back together on the host, as a framework feeding a PJRT client
+// does with host data.
+absl::StatusOr<std::vector<std::vector<BufferPtr>>> RuntimeBackend::ExecutePartitioned(
+    const BackendExecutable& executable,
+    const std::vector<std::vector<runtime::Buffer*>>& whole) {
+  const auto& exe = static_cast<const RuntimeExecutable&>(executable);
+  const SpmdSignature& signature = *exe.signature();
+  if (whole.size() != 1) {
+    return absl::InvalidArgumentError("an SPMD program takes one row of whole arguments");
+  }
+  std::vector<Literal> arguments;
+  for (runtime::Buffer* buffer : whole[0]) {
+    SYSTOLIC_ASSIGN_OR_RETURN(Literal value, buffer->ToLiteralSync());
+    arguments.push_back(std::move(value));
+  }
+  SYSTOLIC_ASSIGN_OR_RETURN(std::vector<std::vector<Literal>> shards,
+                            ShardArguments(signature, arguments));
+  const auto& devices = exe.executable().addressable_devices();
+  std::vector<std::unique_ptr<runtime::Buffer>> owned;
+  std::vector<std::vector<runtime::Buffer*>> lists(shards.size());
+  for (size_t p = 0; p < shards.size(); ++p) {
+    for (const Literal& shard : shards[p]) {
+      SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Buffer> buffer,
+                                client_->BufferFromHostLiteral(shard, devices[p]));
+      lists[p].push_back(buffer.get());
+      owned.push_back(std::move(buffer));
+    }
+  }
+  SYSTOLIC_ASSIGN_OR_RETURN(runtime::ExecuteResult result,
+                            exe.executable().ExecuteOnDevices(lists));
+  std::vector<Literal> device_results;
+  for (auto& row : result.outputs) {
+    std::vector<Literal> elements;
+    for (auto& buffer : row) {
+      SYSTOLIC_ASSIGN_OR_RETURN(Literal value, buffer->ToLiteralSync());
+      elements.push_back(std::move(value));
+    }
+    device_results.push_back(signature.result_shape.IsTuple()
+                                 ? Literal::MakeTuple(std::move(elements))
+                                 : std::move(elements.at(0)));
+  }
+  SYSTOLIC_ASSIGN_OR_RETURN(std::vector<Literal> gathered,
+                            GatherResults(signature, device_results, 1));
+  std::vector<Literal> elements;
+  if (gathered[0].shape().IsTuple()) {
+    elements = std::move(gathered[0]).DecomposeTuple();
+  } else {
+    elements.push_back(std::move(gathered[0]));
+  }
+  std::vector<std::vector<BufferPtr>> outputs(1);
+  for (const Literal& element : elements) {
+    SYSTOLIC_ASSIGN_OR_RETURN(BufferPtr buffer, TransferToDevice(element, 0));
+    outputs[0].push_back(std::move(buffer));
   }
   return outputs;
 }

@@ -2,8 +2,8 @@
 // runtime buffers on the client's devices, programs compile through the
 // client (whose compile cache logs every request with its own cause, which
 // the front end's compile events then carry), and executes run on one
-// device per replica. SPMD programs run unpartitioned on device 0 until the
-// partitioner exists.
+// device per replica. SPMD programs are partitioned by the client's plugin
+// and run on one device per partition.
 #pragma once
 
 #include <memory>
@@ -33,6 +33,10 @@ class RuntimeBackend : public ExecutionBackend {
       absl::Span<const std::vector<BufferPtr>> arguments) override;
 
  private:
+  absl::StatusOr<std::vector<std::vector<BufferPtr>>> ExecutePartitioned(
+      const BackendExecutable& executable,
+      const std::vector<std::vector<runtime::Buffer*>>& whole);
+
   // Buffers and executables hold the client: it outlives them.
   std::shared_ptr<runtime::Client> client_;
 };

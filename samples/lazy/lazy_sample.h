@@ -52,6 +52,9 @@ struct TrainingLog {
   std::vector<lazy::CompileEvent> compile_events;
   // Text of each compiled program, by program id.
   std::vector<std::string> programs;
+  // What each device ran of it: the per-partition program of an SPMD
+  // program, else the program itself.
+  std::vector<std::string> device_programs;
   std::string metrics_report;
   std::vector<std::string> warnings;
   // Whole (unsharded) parameter values after the last step.

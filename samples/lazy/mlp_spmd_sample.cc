@@ -30,7 +30,7 @@ constexpr int64_t kBatches = 4;
 
 absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
   const bool spmd = !options.single_device;
-  SYSTOLIC_ASSIGN_OR_RETURN(auto backend, BackendFor(options, 1));
+  SYSTOLIC_ASSIGN_OR_RETURN(auto backend, BackendFor(options, spmd ? kData * kModel : 1));
   lazy::LazyDeviceOptions device_options;
   device_options.name = "v5e:4x4";
   device_options.num_partitions = spmd ? kData * kModel : 1;

@@ -91,8 +91,10 @@ absl::Status RecordTrainedParameters(const std::vector<lazy::Tensor>& params,
 void RecordDevice(const lazy::LazyDevice& device, TrainingLog* log) {
   log->compile_events = device.compile_events();
   log->programs.clear();
+  log->device_programs.clear();
   for (const auto& program : device.executor().programs()) {
     log->programs.push_back(program->module().ToString());
+    log->device_programs.push_back(program->executable->device_program().ToString());
   }
   log->metrics_report = device.MetricsReport();
   log->warnings = device.metrics().warnings();

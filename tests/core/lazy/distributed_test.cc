@@ -64,7 +64,7 @@ TEST(MeshTest, CustomDeviceOrder) {
 }
 
 TEST(MeshTest, MarkShardingAnnotatesDataAndPendingValues) {
-  LazyDevice device(testing::MakeTestBackend(), {"v5e:2x2", 1, 4});
+  LazyDevice device(testing::MakeTestBackend(4), {"v5e:2x2", 1, 4});
   absl::StatusOr<Mesh> mesh = Mesh::Create({2, 2}, {"data", "model"});
   ASSERT_TRUE(mesh.ok());
   Tensor w = FromLiteral(device, Iota({4, 6}), "w");

@@ -121,7 +121,7 @@ TEST_F(MarkStepTest, ADifferentOpSequence) {
 }
 
 TEST_F(MarkStepTest, ADifferentSharding) {
-  LazyDevice spmd(testing::MakeTestBackend(), {"v5e:2x2", 1, 4});
+  LazyDevice spmd(testing::MakeTestBackend(4), {"v5e:2x2", 1, 4});
   absl::StatusOr<Mesh> mesh = Mesh::Create({2, 2}, {"data", "model"});
   ASSERT_TRUE(mesh.ok());
   for (const PartitionSpec& spec : {PartitionSpec{"data", ""}, PartitionSpec{"", "model"}}) {

@@ -12,6 +12,7 @@ namespace systolic::samples {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 absl::StatusOr<TrainingLog> RunSample(const std::string& name, int64_t steps, bool single,
                                       int64_t devices, bool f32_matmuls = false) {
@@ -128,7 +129,7 @@ TEST(LazySamplesTest, TransformerFsdpMatchesOneDeviceInF32) {
 }
 
 TEST(LazySamplesTest, MlpSpmdTrainsAndMatchesOneDevice) {
-  absl::StatusOr<TrainingLog> spmd = RunSample("mlp_spmd", 8, false, 1);
+  absl::StatusOr<TrainingLog> spmd = RunSample("mlp_spmd", 8, false, 16);
   absl::StatusOr<TrainingLog> one = RunSample("mlp_spmd", 8, true, 1);
   ASSERT_TRUE(spmd.ok()) << spmd.status();
   ASSERT_TRUE(one.ok()) << one.status();
@@ -146,6 +147,20 @@ TEST(LazySamplesTest, MlpSpmdTrainsAndMatchesOneDevice) {
   int64_t misses = 0;
   for (const lazy::CompileEvent& e : spmd->compile_events) misses += !e.cache_hit;
   EXPECT_EQ(misses, 1);
+}
+
+// The SPMD run really runs partitioned: each of the 16 devices holds its
+// shards, and the partitioner put in the collectives the layouts need.
+TEST(LazySamplesTest, MlpSpmdRunsThePartitionersProgram) {
+  absl::StatusOr<TrainingLog> log = RunSample("mlp_spmd", 1, false, 16);
+  ASSERT_TRUE(log.ok()) << log.status();
+  ASSERT_EQ(log->device_programs.size(), 1u);
+  const std::string& device_program = log->device_programs[0];
+  // x: 64 rows over 4 `data` shards; w1: 64 hidden units over 4 `model` shards.
+  EXPECT_THAT(device_program, HasSubstr("%x = f32[16,32] parameter("));
+  EXPECT_THAT(device_program, HasSubstr("%mlp.dense_1.weight = f32[32,16] parameter("));
+  EXPECT_THAT(device_program, HasSubstr("all-reduce("));
+  EXPECT_THAT(device_program, Not(HasSubstr("custom_call_target=\"Sharding\"")));
 }
 
 TEST(LazySamplesTest, CnnEdgeTrains) {
