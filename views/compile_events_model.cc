@@ -60,11 +60,7 @@ QVariant CompileEventsModel::data(const QModelIndex& index, int role) const {
     case kCompileTime:
       return e->cache_hit ? QString() : QString::fromStdString(trace::FormatDurationPs(e->compile_time_ns * 1000));
     case kCause:
-      if (e->cache_hit) return QStringLiteral("cache hit");
-      // "first compile" says it all; other kinds lead their words.
-      if (trace::CauseKindOf(*e) == trace::CauseInWords(*e)) return QString::fromStdString(trace::CauseInWords(*e));
-      return QStringLiteral("%1 — %2")
-          .arg(QString::fromStdString(trace::CauseKindOf(*e)), QString::fromStdString(trace::CauseInWords(*e)));
+      return QString::fromStdString(trace::CauseWithKind(*e));
     default: return {};
   }
 }

@@ -1,5 +1,6 @@
 #include "views/sharding_canvas.h"
 
+#include <QFontMetricsF>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
@@ -343,13 +344,17 @@ void ShardingCanvas::PaintTensor(QPainter& painter) {
   title.setBold(true);
   painter.setFont(title);
   painter.setPen(palette.muted_text);
+  // Long tensor names (a layer's parameter path) are elided in the middle.
+  const QString heading = QStringLiteral("%1 · %2 distinct tiles on %3 devices")
+                              .arg(QString::fromStdString(t.instruction))
+                              .arg(t.distinct_tiles)
+                              .arg(t.devices.size());
   painter.drawText(QPointF(tensor_area_.left(), kMargin),
-                   QStringLiteral("%1 · %2 distinct tiles on %3 devices")
-                       .arg(QString::fromStdString(t.instruction))
-                       .arg(t.distinct_tiles)
-                       .arg(t.devices.size()));
+                   QFontMetricsF(title).elidedText(heading, Qt::ElideMiddle, tensor_area_.width()));
   painter.setFont(font());
-  painter.drawText(QRectF(tensor_area_.left(), tensor_area_.top(), tensor_area_.width(), 36),
+  // Room for a long sharding (an iota list of many devices) on three lines.
+  const double text_h = 3 * QFontMetricsF(font()).lineSpacing();
+  painter.drawText(QRectF(tensor_area_.left(), tensor_area_.top(), tensor_area_.width(), text_h),
                    Qt::AlignLeft | Qt::TextWordWrap,
                    QStringLiteral("%1 %2").arg(QString::fromStdString(t.shape), QString::fromStdString(t.sharding)));
   const int row_dim = grid_rows_ >= 0 && grid_rows_ < rank ? grid_rows_ : -1;
@@ -359,7 +364,7 @@ void ShardingCanvas::PaintTensor(QPainter& painter) {
   const double extent_r = row_dim >= 0 ? double(t.tensor_dimensions[size_t(row_dim)]) : 1.0;
   const double extent_c = col_dim >= 0 ? double(t.tensor_dimensions[size_t(col_dim)]) : 1.0;
   // The grid keeps the tensor's proportions within 1:3 either way.
-  const QRectF room = tensor_area_.adjusted(0, 60, 0, -40);
+  const QRectF room = tensor_area_.adjusted(0, text_h + 10, 0, -40);
   double aspect = std::clamp(extent_c / std::max(extent_r, 1.0), 1.0 / 3, 3.0);
   double w = room.width(), h = w / aspect;
   if (h > room.height()) {

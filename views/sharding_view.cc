@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "core/hlo/hlo_instruction.h"
+#include "core/trace/tensor_layout.h"
 #include "views/sharding_canvas.h"
 #include "views/stage_store.h"
 
@@ -107,8 +108,7 @@ void ShardingView::FillStages() {
     for (size_t s = 0; s < program.snapshots.size(); ++s) {
       stage_->addItem(QStringLiteral("%1 · %2").arg(s).arg(QString::fromStdString(program.snapshots[s].pass_name)));
     }
-    // The last stage: the shardings the program ran with.
-    stage_->setCurrentIndex(stage_->count() - 1);
+    stage_->setCurrentIndex(int(trace::LayoutStageOf(program)));
   }
   filling_ = false;
   FillTensors();
@@ -198,14 +198,7 @@ void ShardingView::ShowTensor() {
     return;
   }
   layout_ = std::move(*layout);
-  const int64_t devices = int64_t(layout_->devices.size());
-  note_->setText(layout_->distinct_tiles == 1 && devices > 1
-                     ? QStringLiteral("Every chip holds the whole tensor (replicated).")
-                     : QStringLiteral("%1 distinct tiles over %2 chips: %3 cop%4 of each.")
-                           .arg(layout_->distinct_tiles)
-                           .arg(devices)
-                           .arg(devices / std::max<int64_t>(layout_->distinct_tiles, 1))
-                           .arg(devices / std::max<int64_t>(layout_->distinct_tiles, 1) == 1 ? "y" : "ies"));
+  note_->setText(QString::fromStdString(trace::DescribeTensorLayout(*layout_)));
   canvas_->SetLayout(&*layout_);
   FillGridDimensions();
 }

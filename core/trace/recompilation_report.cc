@@ -46,6 +46,14 @@ std::string CauseInWords(const CompileEvent& event) {
   return event.cause;
 }
 
+std::string CauseWithKind(const CompileEvent& event) {
+  const std::string words = CauseInWords(event);
+  if (event.cache_hit) return words;
+  const std::string kind = CauseKindOf(event);
+  if (absl::StartsWith(words, kind)) return words;
+  return absl::StrCat(kind, " — ", words);
+}
+
 RecompilationReport ReportRecompilations(const Profile& profile) {
   RecompilationReport report;
   std::map<int64_t, StepCompiles> steps;

@@ -21,6 +21,10 @@ std::string CauseKindOf(const CompileEvent& event);
 // The cause in words, "cache hit" for a hit, "not in the cache" for a miss
 // that names none.
 std::string CauseInWords(const CompileEvent& event);
+// The kind, then the words ("argument shape — argument 0: now …"); the
+// words alone when they already start with their kind ("first compile",
+// "new input shape: argument 2 (x): …").
+std::string CauseWithKind(const CompileEvent& event);
 
 struct StepCompiles {
   int64_t step = 0;

@@ -105,6 +105,65 @@ TEST(RecompilationReport, CauseKinds) {
   EXPECT_EQ(kind("instruction count: now 5, before 4"), "instruction count");
 }
 
+TEST(RecompilationReport, CausesWithKindsSayTheKindOnce) {
+  auto with_kind = [](const std::string& cause, bool hit = false) {
+    CompileEvent e;
+    e.cache_hit = hit;
+    e.cause = cause;
+    return CauseWithKind(e);
+  };
+  EXPECT_EQ(with_kind("", true), "cache hit");
+  EXPECT_EQ(with_kind(""), "first compile — not in the cache");
+  EXPECT_EQ(with_kind("argument 1 (w): now f32[4], before f32[8]"),
+            "argument shape — argument 1 (w): now f32[4], before f32[8]");
+  // The front end's causes lead with their kind already.
+  EXPECT_EQ(with_kind("new input shape: argument 2 (x): now f32[4,16], before f32[8,16]"),
+            "new input shape: argument 2 (x): now f32[4,16], before f32[8,16]");
+  EXPECT_EQ(with_kind("changed constant: now \"c = 2\", before \"c = 1\""),
+            "changed constant: now \"c = 2\", before \"c = 1\"");
+}
+
+TEST(TensorLayout, DescriptionsSayTilesReplicasAndPerReplicaValues) {
+  auto module = ParseAndReturnUnverifiedModule(kSharded);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const HloComputation& entry = *(*module)->entry_computation();
+  absl::StatusOr<TensorLayout> x = LayoutTensor(*entry.parameter_instruction(0), 4);
+  ASSERT_TRUE(x.ok());
+  EXPECT_EQ(DescribeTensorLayout(*x), "2 distinct tiles over 4 chips: 2 copies of each.");
+  absl::StatusOr<TensorLayout> neg = LayoutTensor(*entry.root_instruction()->operand(0)->operand(0), 4);
+  ASSERT_TRUE(neg.ok());
+  EXPECT_EQ(DescribeTensorLayout(*neg), "Every chip holds the whole tensor (replicated).");
+  // A data-parallel program: an unsharded value is each replica's own.
+  (*module)->set_replica_count(4);
+  (*module)->set_num_partitions(1);
+  neg = LayoutTensor(*entry.root_instruction()->operand(0)->operand(0), 4);
+  ASSERT_TRUE(neg.ok());
+  EXPECT_EQ(DescribeTensorLayout(*neg),
+            "Each of the 4 replicas holds its own f32[8,16] (the program runs once per replica; "
+            "values may differ).");
+}
+
+TEST(TensorLayout, TheLayoutStageIsTheOneBeforePartitioning) {
+  auto program_of = [](std::vector<std::string> passes) {
+    ProgramRecord program;
+    for (std::string& pass : passes) {
+      ModuleSnapshot snapshot;
+      snapshot.pass_name = std::move(pass);
+      program.snapshots.push_back(std::move(snapshot));
+    }
+    return program;
+  };
+  // Partitioned: after propagation every value has its layout; after the
+  // partitioner values are shards.
+  EXPECT_EQ(LayoutStageOf(program_of({"input", "sharding-propagation", "spmd-partitioner",
+                                      "call-inliner", "scheduler"})),
+            1);
+  // Not partitioned: what ran.
+  EXPECT_EQ(LayoutStageOf(program_of({"input", "call-inliner", "scheduler"})), 2);
+  EXPECT_EQ(LayoutStageOf(program_of({"input"})), 0);
+  EXPECT_EQ(LayoutStageOf(program_of({})), -1);
+}
+
 TEST(TensorLayout, ReplicasShareATileAndColumnsSplit) {
   auto module = ParseAndReturnUnverifiedModule(kSharded);
   ASSERT_TRUE(module.ok()) << module.status();
