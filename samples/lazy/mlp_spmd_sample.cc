@@ -22,8 +22,8 @@ using lazy::Tensor;
 
 constexpr int64_t kData = 4;
 constexpr int64_t kModel = 4;
-constexpr int64_t kFeatures = 32;
-constexpr int64_t kHidden = 64;
+constexpr int64_t kFeatures = 128;
+constexpr int64_t kHidden = 512;
 constexpr int64_t kClasses = 8;
 constexpr int64_t kBatch = 64;
 constexpr int64_t kBatches = 4;
@@ -57,7 +57,7 @@ absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
   SYSTOLIC_RETURN_IF_ERROR(shard(params[2], {"model", ""}));
   SYSTOLIC_RETURN_IF_ERROR(shard(params[3], {""}));
   SYSTOLIC_ASSIGN_OR_RETURN(auto optimizer,
-                            lazy::Sgd::Create(params, {.learning_rate = 0.1, .momentum = 0.9}));
+                            lazy::Sgd::Create(params, {.learning_rate = 0.02, .momentum = 0.9}));
 
   TrainingLog log;
   log.sample = "mlp_spmd";

@@ -26,8 +26,8 @@ using lazy::Tensor;
 constexpr int64_t kReplicas = 8;
 constexpr int64_t kBatch = 16;  // sequences per step (2 per chip)
 constexpr int64_t kTokens = 8;
-constexpr int64_t kModel = 16;
-constexpr int64_t kHidden = 64;
+constexpr int64_t kModel = 64;
+constexpr int64_t kHidden = 256;
 constexpr int64_t kBatches = 4;
 
 enum Param {

@@ -123,8 +123,10 @@ TEST(LazySamplesTest, TransformerFsdpMatchesOneDeviceInF32) {
   absl::StatusOr<TrainingLog> one = RunSample("transformer_fsdp", 8, true, 1, true);
   ASSERT_TRUE(fsdp.ok()) << fsdp.status();
   ASSERT_TRUE(one.ok()) << one.status();
-  // Only the order of f32 sums differs (per replica, then reduce-scatter).
-  EXPECT_LT(MaxDifference(*fsdp, *one), 1e-6) << fsdp->ToString() << one->ToString();
+  // Only the order of f32 sums differs (per replica, then reduce-scatter):
+  // a few ulps of gradients summed over up to 256 terms, which Adam's
+  // division by sqrt(v) carries into the parameters over 8 steps.
+  EXPECT_LT(MaxDifference(*fsdp, *one), 4e-6) << fsdp->ToString() << one->ToString();
   EXPECT_THAT(fsdp->programs[0], ::testing::Not(HasSubstr("bf16[")));
 }
 
@@ -156,9 +158,9 @@ TEST(LazySamplesTest, MlpSpmdRunsThePartitionersProgram) {
   ASSERT_TRUE(log.ok()) << log.status();
   ASSERT_EQ(log->device_programs.size(), 1u);
   const std::string& device_program = log->device_programs[0];
-  // x: 64 rows over 4 `data` shards; w1: 64 hidden units over 4 `model` shards.
-  EXPECT_THAT(device_program, HasSubstr("%x = f32[16,32] parameter("));
-  EXPECT_THAT(device_program, HasSubstr("%mlp.dense_1.weight = f32[32,16] parameter("));
+  // x: 64 rows over 4 `data` shards; w1: 512 hidden units over 4 `model` shards.
+  EXPECT_THAT(device_program, HasSubstr("%x = f32[16,128] parameter("));
+  EXPECT_THAT(device_program, HasSubstr("%mlp.dense_1.weight = f32[128,128] parameter("));
   EXPECT_THAT(device_program, HasSubstr("all-reduce("));
   EXPECT_THAT(device_program, Not(HasSubstr("custom_call_target=\"Sharding\"")));
 }
