@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QLineF>
 #include <cmath>
+#include <cstdlib>
 #include <mutex>
 #include <string>
 
@@ -44,6 +45,33 @@ std::string Inches(double points) { return std::to_string(points / 72.0); }
 
 std::string Hex(const QColor& color) { return color.name().toStdString(); }
 
+// Labels sit in their edge's path while the edges cross at most this many
+// ranks in all: dot gives each label a node of its own there, doubling every
+// span. Past it, dot's x placement (a network simplex over a node per rank
+// crossed, each iteration costing about its whole size) would take seconds,
+// so labels are placed beside their edges after the layout (xlabel) and the
+// simplex stops after kSimplexIterationsPerNode × nodes; smaller graphs
+// settle well within that.
+constexpr int64_t kInlineLabelRanks = 1000;
+constexpr const char* kSimplexIterationsPerNode = "10";
+
+// The ranks the edges cross, summed, from dot's first phase (ranking, next
+// to no time); `g` is left as it was, not laid out.
+int64_t RanksCrossed(GVC_t* gvc, Agraph_t* g, Agsym_t* phase, const std::vector<Agedge_t*>& edges) {
+  Set(g, phase, "1");
+  int64_t crossed = 0;
+  if (gvLayout(gvc, g, "dot") == 0) {
+    for (Agedge_t* e : edges) crossed += std::abs(ND_rank(aghead(e)) - ND_rank(agtail(e)));
+    gvFreeLayout(gvc, g);
+  }
+  Set(g, phase, "");
+  // dot also wrote each node's rank as an attribute, which an export would carry.
+  if (Agsym_t* rank = agattr(g, AGNODE, C("rank"), nullptr)) {
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) Set(n, rank, "");
+  }
+  return crossed;
+}
+
 QPolygonF Arrowhead(QPointF base, QPointF tip) {
   QLineF line(tip, base);
   if (line.length() < 1e-6) return {};
@@ -69,6 +97,7 @@ GraphLayoutResult GraphLayout::Run(const VisibleGraph& graph, const std::vector<
   Declare(g, AGRAPH, "nodesep", "0.3");
   Declare(g, AGRAPH, "ranksep", "0.4");
   Declare(g, AGRAPH, "newrank", "true");
+  Agsym_t* phase = Declare(g, AGRAPH, "phase", "");
   Declare(g, AGRAPH, "fontname", "Helvetica");
   Agsym_t* graph_label = Declare(g, AGRAPH, "label", "");
   Agsym_t* graph_fontsize = Declare(g, AGRAPH, "fontsize", "10");
@@ -90,6 +119,7 @@ GraphLayoutResult GraphLayout::Run(const VisibleGraph& graph, const std::vector<
   Declare(g, AGEDGE, "fontsize", "8");
   Declare(g, AGEDGE, "arrowsize", "0.6");
   Agsym_t* edge_label = Declare(g, AGEDGE, "label", "");
+  Agsym_t* edge_xlabel = Declare(g, AGEDGE, "xlabel", "");
   Agsym_t* edge_style = Declare(g, AGEDGE, "style", "");
 
   const StudioPalette& palette = StudioPalette::Get();
@@ -130,9 +160,15 @@ GraphLayoutResult GraphLayout::Run(const VisibleGraph& graph, const std::vector<
   edges.reserve(graph.edges.size());
   for (const GraphEdge& e : graph.edges) {
     Agedge_t* edge = agedge(g, nodes[e.from], nodes[e.to], nullptr, 1);
-    if (options.edge_labels && !e.label.empty()) Set(edge, edge_label, e.label);
     if (e.control) Set(edge, edge_style, "dashed");
     edges.push_back(edge);
+  }
+  const bool inline_labels = RanksCrossed(gvc, g, phase, edges) <= kInlineLabelRanks;
+  // Declared only here: an empty nslimit would mean no iterations at all.
+  if (!inline_labels) Declare(g, AGRAPH, "nslimit", kSimplexIterationsPerNode);
+  for (size_t i = 0; i < edges.size(); ++i) {
+    const std::string& label = graph.edges[i].label;
+    if (options.edge_labels && !label.empty()) Set(edges[i], inline_labels ? edge_label : edge_xlabel, label);
   }
 
   if (gvLayout(gvc, g, "dot") != 0) {
@@ -180,7 +216,8 @@ GraphLayoutResult GraphLayout::Run(const VisibleGraph& graph, const std::vector<
       geometry.path.lineTo(to);
       geometry.arrow = Arrowhead(from, to);
     }
-    if (const textlabel_t* label = ED_label(edges[i]); label && label->set) {
+    const textlabel_t* label = inline_labels ? ED_label(edges[i]) : ED_xlabel(edges[i]);
+    if (label && label->set) {
       geometry.label_center = to_scene(label->pos);
       geometry.has_label = true;
     }

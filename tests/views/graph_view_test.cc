@@ -269,6 +269,10 @@ class GraphViewTest : public QObject {
     QVERIFY(pane->node_items().size() <= 80);
     QVERIFY(pane->node_items().size() >= 20);
     for (GraphNodeItem* item : pane->node_items()) QVERIFY(item->node().expandable);
+    // Its edges cross thousands of ranks in all; each label is still placed, beside its edge.
+    for (size_t i = 0; i < pane->visible().edges.size(); ++i) {
+      if (!pane->visible().edges[i].label.empty()) QVERIFY(pane->layout().edges[i].has_label);
+    }
     // Opening one block lays out its members only.
     const std::string first_block = pane->graph()->group(pane->visible().nodes[0].group).key;
     pane->SetGroupExpanded(first_block, true);
