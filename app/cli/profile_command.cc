@@ -27,13 +27,13 @@
 #include "core/device/chip_spec_loader.h"
 #include "core/device/run_profile.h"
 #include "core/device/slice.h"
-#include "core/device/steps_profile.h"
 #include "core/lazy/topology_name.h"
 #include "core/stablehlo/program_file.h"
 #include "core/trace/profile_summary.h"
 #include "core/trace/profile_writer.h"
 #include "nlohmann/json.hpp"
 #include "samples/lazy/lazy_sample.h"
+#include "samples/lazy/sample_profile.h"
 
 namespace systolic::cli {
 namespace {
@@ -85,24 +85,6 @@ std::string SampleNames() {
   return absl::StrJoin(names, ", ");
 }
 
-// The front end's compile requests as the profile records them (the compile
-// time of a miss is the device compiler's, which CompileAndProfileSteps
-// measures; the front end's is its evaluator's).
-std::vector<trace::CompileEvent> CompileRequestsOf(const samples::TrainingLog& log) {
-  std::vector<trace::CompileEvent> requests;
-  for (const lazy::CompileEvent& e : log.compile_events) {
-    trace::CompileEvent request;
-    request.step = e.step;
-    request.program_id = e.program_id;
-    request.fingerprint = e.fingerprint;
-    request.cache_hit = e.cache_hit;
-    request.cause = e.cause;
-    request.compared_program_id = e.compared_program_id;
-    requests.push_back(std::move(request));
-  }
-  return requests;
-}
-
 // What was profiled, for the report.
 struct Profiled {
   trace::Profile profile;
@@ -139,23 +121,12 @@ absl::StatusOr<Profiled> ProfileFile(const std::string& path, const Target& targ
 absl::StatusOr<Profiled> ProfileSample(const samples::LazySample& sample, const Target& target,
                                        int64_t steps, ProgressLine& progress) {
   progress.Update("training", 0.0, absl::StrCat(sample.name, ", ", steps, " steps"));
-  samples::SampleRunOptions options;
-  options.steps = steps;
-  auto log = sample.run(options);
-  if (!log.ok()) {
-    return absl::Status(log.status().code(),
-                        absl::StrCat(sample.name, ": ", log.status().message()));
-  }
-  device::StepsToProfile to_profile{
-      {kProducer, absl::StrCat(sample.name, " training on ", TargetName(target))},
-      log->programs,
-      CompileRequestsOf(*log)};
   auto report = [&](double fraction, absl::string_view what) {
     progress.Update("profiling", fraction, std::string(what));
     return true;
   };
-  auto profile = device::CompileAndProfileSteps(to_profile, target.spec,
-                                                target.slice_or_null(), report);
+  auto profile = samples::ProfileSample(sample, steps, target.spec, target.slice_or_null(),
+                                        kProducer, report);
   if (!profile.ok()) return profile.status();
   std::string module = profile->programs.empty() ? "" : profile->programs.front().name;
   return Profiled{*std::move(profile), std::move(module)};

@@ -5,7 +5,10 @@
 #include <QImage>
 #include <QtTest>
 
+#include "core/device/chip_spec_loader.h"
+#include "core/device/slice.h"
 #include "core/trace/recompilation_report.h"
+#include "samples/lazy/sample_profile.h"
 #include "tests/views/view_test_profile.h"
 #include "views/compile_events_model.h"
 #include "views/recompilations_view.h"
@@ -35,6 +38,43 @@ class RecompilationsViewTest : public QObject {
     QVERIFY(model.data(model.index(3, CompileEventsModel::kCompileTime)).toString().contains("ms"));
     model.SetProfile(nullptr);
     QCOMPARE(model.rowCount(), 0);
+  }
+
+  // The MLP training sample as `systolic profile --sample mlp_ddp` writes
+  // it: 8 steps, compiled at step 0 and again for the partial batch.
+  void theMlpSampleShowsItsTwoCompilesWithTheirCauses() {
+    const samples::LazySample* sample = samples::FindLazySample("mlp_ddp");
+    QVERIFY(sample);
+    absl::StatusOr<device::ChipSpec> spec = device::LoadChipSpec("v5e");
+    QVERIFY(spec.ok());
+    absl::StatusOr<device::Slice> slice = device::MakeSlice(*spec, {2, 2});
+    QVERIFY(slice.ok());
+    absl::StatusOr<trace::Profile> profile =
+        samples::ProfileSample(*sample, 8, *spec, &*slice, "recompilations_view_test");
+    QVERIFY2(profile.ok(), std::string(profile.status().message()).c_str());
+    CompileEventsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.SetProfile(&*profile);
+    QCOMPARE(model.rowCount(), 8);
+    QStringList misses;
+    for (int row = 0; row < model.rowCount(); ++row) {
+      if (model.data(model.index(row, CompileEventsModel::kCache)).toString() == "miss") {
+        misses << QStringLiteral("step %1: %2")
+                      .arg(model.data(model.index(row, CompileEventsModel::kStep)).toLongLong())
+                      .arg(model.data(model.index(row, CompileEventsModel::kCause)).toString());
+      }
+    }
+    QCOMPARE(misses.size(), 2);
+    QVERIFY2(misses[0].startsWith("step 0: first compile"), qPrintable(misses[0]));
+    QVERIFY2(misses[1].startsWith("step 3: new input shape: argument 2 (x): now f32[4,16], "
+                                  "before f32[8,16]"),
+             qPrintable(misses[1]));
+
+    RecompilationsView view;
+    view.resize(1400, 900);
+    view.SetProfile(std::make_shared<const trace::Profile>(*std::move(profile)));
+    QCOMPARE(view.report().misses, int64_t(2));
+    QVERIFY(!view.banner_visible());  // two compiles in eight steps: no warning
   }
 
   void aMissShowsItsModuleAgainstTheOneBefore() {
