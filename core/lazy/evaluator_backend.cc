@@ -6,7 +6,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/compiler/spmd/partitioned_execution.h"
-#include "core/compiler/spmd/spmd_pipeline.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/spmd_evaluator.h"
 #include "core/hlo/hlo_verifier.h"
@@ -29,24 +28,19 @@ class EvaluatorBuffer : public DeviceBuffer {
 
 class EvaluatorExecutable : public BackendExecutable {
  public:
-  EvaluatorExecutable(std::unique_ptr<HloModule> module, std::unique_ptr<HloModule> partitioned,
-                      std::optional<SpmdSignature> signature)
-      : module_(std::move(module)),
-        partitioned_(std::move(partitioned)),
-        signature_(std::move(signature)) {}
+  EvaluatorExecutable(std::unique_ptr<HloModule> module, std::optional<SpmdProgram> spmd)
+      : module_(std::move(module)), spmd_(std::move(spmd)) {}
   const HloModule& module() const override { return *module_; }
   const HloModule& device_program() const override {
-    return partitioned_ ? *partitioned_ : *module_;
+    return spmd_ ? *spmd_->partitioned : *module_;
   }
   // The per-partition program and the whole values' layouts, for an SPMD
-  // program (null otherwise).
-  const HloModule* partitioned() const { return partitioned_.get(); }
-  const SpmdSignature& signature() const { return *signature_; }
+  // program.
+  const std::optional<SpmdProgram>& spmd() const { return spmd_; }
 
  private:
   std::unique_ptr<HloModule> module_;
-  std::unique_ptr<HloModule> partitioned_;
-  std::optional<SpmdSignature> signature_;
+  std::optional<SpmdProgram> spmd_;
 };
 
 }  // namespace
@@ -76,15 +70,9 @@ absl::StatusOr<BackendCompileResult> EvaluatorBackend::Compile(
         " partitions needs ", needed, " devices; the evaluator backend has ", device_count_));
   }
   SYSTOLIC_RETURN_IF_ERROR(VerifyHloModule(*module));
-  SYSTOLIC_ASSIGN_OR_RETURN(std::optional<SpmdSignature> signature, SpmdSignatureOf(*module));
-  std::unique_ptr<HloModule> partitioned;
-  if (signature) {
-    partitioned = module->Clone();
-    SYSTOLIC_RETURN_IF_ERROR(PartitionForSpmd(partitioned.get()).status());
-  }
+  SYSTOLIC_ASSIGN_OR_RETURN(std::optional<SpmdProgram> spmd, PartitionWithSignature(*module));
   BackendCompileResult result;
-  result.executable = std::make_shared<EvaluatorExecutable>(
-      std::move(module), std::move(partitioned), std::move(signature));
+  result.executable = std::make_shared<EvaluatorExecutable>(std::move(module), std::move(spmd));
   result.compile_time_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                std::chrono::steady_clock::now() - start)
                                .count();
@@ -105,12 +93,12 @@ absl::StatusOr<std::vector<std::vector<BufferPtr>>> EvaluatorBackend::Execute(
     }
   }
   std::vector<Literal> results;
-  if (exe->partitioned() != nullptr) {
+  if (const std::optional<SpmdProgram>& spmd = exe->spmd()) {
     if (devices != 1) {
       return absl::InvalidArgumentError("an SPMD program takes one row of whole arguments");
     }
     SYSTOLIC_ASSIGN_OR_RETURN(results,
-                              EvaluatePartitioned(*exe->partitioned(), exe->signature(), args[0]));
+                              EvaluatePartitioned(*spmd->partitioned, spmd->signature, args[0]));
   } else if (devices == 1) {
     HloEvaluator evaluator;
     SYSTOLIC_ASSIGN_OR_RETURN(Literal result, evaluator.Evaluate(exe->module(), args[0]));

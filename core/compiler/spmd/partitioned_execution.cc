@@ -15,15 +15,9 @@ HloSharding LayoutOf(const HloInstruction& instr) {
   return instr.has_sharding() ? instr.sharding() : HloSharding::Replicate();
 }
 
-}  // namespace
-
-absl::StatusOr<std::optional<SpmdSignature>> SpmdSignatureOf(const HloModule& module,
-                                                             int64_t num_partitions) {
-  if (num_partitions == 0) num_partitions = module.num_partitions();
-  if (!SpmdPartitioner::NeedsPartitioning(module, num_partitions)) return std::nullopt;
-  std::unique_ptr<HloModule> propagated = module.Clone();
-  SYSTOLIC_RETURN_IF_ERROR(ShardingPropagation().Run(propagated.get()).status());
-  const HloComputation& entry = *propagated->entry_computation();
+// The signature of a module whose shardings are already propagated.
+SpmdSignature SignatureOfPropagated(const HloModule& propagated, int64_t num_partitions) {
+  const HloComputation& entry = *propagated.entry_computation();
   SpmdSignature signature;
   signature.partitions = num_partitions;
   for (const HloInstruction* p : entry.parameter_instructions()) {
@@ -33,6 +27,38 @@ absl::StatusOr<std::optional<SpmdSignature>> SpmdSignatureOf(const HloModule& mo
   signature.result_shape = entry.root_instruction()->shape();
   signature.result_sharding = LayoutOf(*entry.root_instruction());
   return signature;
+}
+
+// `module` with its shardings propagated, when it needs partitioning.
+absl::StatusOr<std::unique_ptr<HloModule>> PropagatedIfSharded(const HloModule& module,
+                                                               int64_t num_partitions) {
+  if (!SpmdPartitioner::NeedsPartitioning(module, num_partitions)) return nullptr;
+  std::unique_ptr<HloModule> propagated = module.Clone();
+  SYSTOLIC_RETURN_IF_ERROR(ShardingPropagation().Run(propagated.get()).status());
+  return propagated;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<SpmdSignature>> SpmdSignatureOf(const HloModule& module,
+                                                             int64_t num_partitions) {
+  if (num_partitions == 0) num_partitions = module.num_partitions();
+  SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> propagated,
+                            PropagatedIfSharded(module, num_partitions));
+  if (!propagated) return std::nullopt;
+  return SignatureOfPropagated(*propagated, num_partitions);
+}
+
+absl::StatusOr<std::optional<SpmdProgram>> PartitionWithSignature(const HloModule& module,
+                                                                  int64_t num_partitions) {
+  if (num_partitions == 0) num_partitions = module.num_partitions();
+  SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> propagated,
+                            PropagatedIfSharded(module, num_partitions));
+  if (!propagated) return std::nullopt;
+  SpmdProgram program{SignatureOfPropagated(*propagated, num_partitions), std::move(propagated)};
+  program.partitioned->set_num_partitions(num_partitions);
+  SYSTOLIC_RETURN_IF_ERROR(SpmdPartitioner().Run(program.partitioned.get()).status());
+  return program;
 }
 
 absl::StatusOr<std::vector<std::vector<Literal>>> ShardArguments(

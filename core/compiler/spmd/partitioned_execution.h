@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -32,6 +33,19 @@ struct SpmdSignature {
 // its own num_partitions), or nullopt when it needs no partitioning.
 absl::StatusOr<std::optional<SpmdSignature>> SpmdSignatureOf(const HloModule& module,
                                                              int64_t num_partitions = 0);
+
+// A module's partitioned program with the signature it was partitioned
+// from: what runs, and how whole values map onto it.
+struct SpmdProgram {
+  SpmdSignature signature;
+  std::unique_ptr<HloModule> partitioned;
+};
+
+// Propagates `module`'s shardings once, reads the signature and partitions
+// (0 partitions: the module's own count); nullopt when it needs no
+// partitioning.
+absl::StatusOr<std::optional<SpmdProgram>> PartitionWithSignature(const HloModule& module,
+                                                                  int64_t num_partitions = 0);
 
 // Per partition, the shards of `arguments` (whole values, one per
 // parameter): shards[p][i] is partition p's piece of argument i.

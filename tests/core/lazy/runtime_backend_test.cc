@@ -1,13 +1,11 @@
 // The front end on the runtime client (the `cpu` plugin): the MLP samples'
 // data-parallel and SPMD training give the evaluator backend's parameters,
 // and their compile events carry the runtime compile cache's causes.
-#include <algorithm>
-#include <cmath>
-
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "samples/lazy/lazy_sample.h"
 #include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/training_log_compare.h"
 #ifdef SYSTOLIC_LAZY_HAVE_RUNTIME
 #include "core/lazy/runtime_backend.h"
 #endif
@@ -16,21 +14,6 @@ namespace systolic::lazy {
 namespace {
 
 using ::testing::HasSubstr;
-
-#ifdef SYSTOLIC_LAZY_HAVE_RUNTIME
-// The largest difference between two runs' trained parameters.
-double MaxParameterDifference(const samples::TrainingLog& a, const samples::TrainingLog& b) {
-  double worst = 0;
-  for (size_t p = 0; p < a.parameters.size(); ++p) {
-    const Literal& x = a.parameters[p].value;
-    const Literal& y = b.parameters[p].value;
-    for (int64_t i = 0; i < x.element_count(); ++i) {
-      worst = std::max(worst, std::abs(x.GetAsDouble(i) - y.GetAsDouble(i)));
-    }
-  }
-  return worst;
-}
-#endif
 
 TEST(RuntimeBackendTest, MlpDdpOnTheCpuPlugin) {
 #ifndef SYSTOLIC_LAZY_HAVE_RUNTIME
@@ -53,7 +36,7 @@ TEST(RuntimeBackendTest, MlpDdpOnTheCpuPlugin) {
   absl::StatusOr<samples::TrainingLog> reference = sample->run(options);
   ASSERT_TRUE(reference.ok()) << reference.status();
 
-  EXPECT_LT(MaxParameterDifference(*on_runtime, *reference), 1e-6);
+  EXPECT_LT(samples::testing::MaxParameterDifference(*on_runtime, *reference), 1e-6);
   std::vector<int64_t> misses;
   for (const CompileEvent& e : on_runtime->compile_events) {
     if (!e.cache_hit) misses.push_back(e.step);
@@ -88,7 +71,7 @@ TEST(RuntimeBackendTest, MlpSpmdOnTheCpuPlugin) {
   options.backend = testing::MakeTestBackend(1);
   absl::StatusOr<samples::TrainingLog> one_device = sample->run(options);
   ASSERT_TRUE(one_device.ok()) << one_device.status();
-  EXPECT_LT(MaxParameterDifference(*on_runtime, *one_device), 1e-6);
+  EXPECT_LT(samples::testing::MaxParameterDifference(*on_runtime, *one_device), 1e-6);
   std::vector<int64_t> misses;
   for (const CompileEvent& e : on_runtime->compile_events) {
     if (!e.cache_hit) misses.push_back(e.step);

@@ -7,6 +7,7 @@
 #include "gtest/gtest.h"
 #include "samples/lazy/lazy_sample.h"
 #include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/training_log_compare.h"
 
 namespace systolic::samples {
 namespace {
@@ -24,21 +25,6 @@ absl::StatusOr<TrainingLog> RunSample(const std::string& name, int64_t steps, bo
   options.f32_matmuls = f32_matmuls;
   options.backend = lazy::testing::MakeTestBackend(single ? 1 : devices);
   return sample->run(options);
-}
-
-// Largest |a - b| over every parameter element.
-double MaxDifference(const TrainingLog& a, const TrainingLog& b) {
-  double worst = 0;
-  EXPECT_EQ(a.parameters.size(), b.parameters.size());
-  for (size_t p = 0; p < std::min(a.parameters.size(), b.parameters.size()); ++p) {
-    const Literal& x = a.parameters[p].value;
-    const Literal& y = b.parameters[p].value;
-    EXPECT_EQ(x.shape().dimensions(), y.shape().dimensions()) << a.parameters[p].name;
-    for (int64_t i = 0; i < std::min(x.element_count(), y.element_count()); ++i) {
-      worst = std::max(worst, std::abs(x.GetAsDouble(i) - y.GetAsDouble(i)));
-    }
-  }
-  return worst;
 }
 
 TEST(LazySamplesTest, Registry) {
@@ -90,7 +76,7 @@ TEST(LazySamplesTest, MlpDdpMatchesOneDevice) {
   ASSERT_TRUE(ddp.ok()) << ddp.status();
   ASSERT_TRUE(one.ok()) << one.status();
   // f32 sums in another order: equal to a few ulps of the parameters.
-  EXPECT_LT(MaxDifference(*ddp, *one), 1e-6);
+  EXPECT_LT(testing::MaxParameterDifference(*ddp, *one), 1e-6);
   for (size_t i = 0; i < ddp->steps.size(); ++i) {
     EXPECT_NEAR(ddp->steps[i].loss, one->steps[i].loss, 1e-5);
   }
@@ -126,7 +112,7 @@ TEST(LazySamplesTest, TransformerFsdpMatchesOneDeviceInF32) {
   // Only the order of f32 sums differs (per replica, then reduce-scatter):
   // a few ulps of gradients summed over up to 256 terms, which Adam's
   // division by sqrt(v) carries into the parameters over 8 steps.
-  EXPECT_LT(MaxDifference(*fsdp, *one), 4e-6) << fsdp->ToString() << one->ToString();
+  EXPECT_LT(testing::MaxParameterDifference(*fsdp, *one), 4e-6) << fsdp->ToString() << one->ToString();
   EXPECT_THAT(fsdp->programs[0], ::testing::Not(HasSubstr("bf16[")));
 }
 
@@ -136,7 +122,7 @@ TEST(LazySamplesTest, MlpSpmdTrainsAndMatchesOneDevice) {
   ASSERT_TRUE(spmd.ok()) << spmd.status();
   ASSERT_TRUE(one.ok()) << one.status();
   for (int b = 0; b < 4; ++b) EXPECT_LT(spmd->steps[4 + b].loss, spmd->steps[b].loss) << b;
-  EXPECT_LT(MaxDifference(*spmd, *one), 1e-6);
+  EXPECT_LT(testing::MaxParameterDifference(*spmd, *one), 1e-6);
   EXPECT_EQ(spmd->devices, 16);
   const std::string& text = spmd->programs[0];
   EXPECT_THAT(text, HasSubstr("num_partitions=16"));
