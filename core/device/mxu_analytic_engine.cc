@@ -11,7 +11,9 @@ MxuAnalyticEngine MxuAnalyticEngine::ForChip(const ChipSpec& spec) {
 }
 
 int64_t MxuAnalyticEngine::FoldCycles(int64_t temporal) const {
-  return 2 * array_.rows + array_.cols + temporal - 2;
+  const int64_t wavefront = array_.rows + array_.cols + temporal - 2;
+  // Output-stationary drains its accumulators while the next fold streams.
+  return dataflow_ == OUTPUT_STATIONARY ? wavefront : wavefront + array_.rows;
 }
 
 absl::StatusOr<MxuTiming> MxuAnalyticEngine::Run(const GemmShape& gemm) const {

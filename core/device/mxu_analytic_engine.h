@@ -1,12 +1,13 @@
 // The MXU's timing in closed form (SCALE-Sim's analytical model), for real
 // programs: O(1) per GEMM. Agrees to the cycle with MxuCycleEngine.
 //
-// One fold on an R × C array streaming T vectors takes 2R + C + T - 2
-// cycles: the operand wavefront is skewed over R rows and C columns and
-// carries T vectors (R + C + T - 2 cycles until the last PE fires), plus R
-// cycles to preload the stationary operand (weight- and input-stationary) or
-// to drain the accumulators down the columns (output-stationary). Folds run
-// one after the other, each padded to the full array.
+// One fold on an R × C array streaming T vectors takes R + C + T - 2 cycles
+// until the last PE fires (the operand wavefront is skewed over R rows and C
+// columns and carries T vectors). Weight- and input-stationary add R cycles
+// to preload the stationary operand: 2R + C + T - 2. Output-stationary
+// drains its accumulators down the columns on their own shift path while
+// the next fold streams, so its fold is R + C + T - 2, as SCALE-Sim counts
+// it. Folds run one after the other, each padded to the full array.
 #pragma once
 
 #include "absl/status/statusor.h"

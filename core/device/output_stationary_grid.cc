@@ -72,7 +72,9 @@ GridFoldResult OutputStationaryGrid::RunFold(int64_t temporal, int64_t rows_used
   }
 
   // Drain: each cycle the bottom row leaves the array and every row moves
-  // down one PE; after d cycles the row leaving is row R - 1 - d.
+  // down one PE; after d cycles the row leaving is row R - 1 - d. The
+  // accumulators shift out on a path of their own while the next fold's
+  // operands stream in, so the drain adds no cycles to the fold.
   for (int64_t d = 0; d < R; ++d) {
     const int64_t row = R - 1 - d;
     if (row < rows_used) {
@@ -82,8 +84,6 @@ GridFoldResult OutputStationaryGrid::RunFold(int64_t temporal, int64_t rows_used
       std::copy_n(acc_.begin() + Index(i - 1, 0), C, acc_.begin() + Index(i, 0));
     }
     std::fill_n(acc_.begin(), C, 0.0f);
-    ++result.cycles;
-    if (callback) (*callback)(MxuPhase::kDrain, {});
   }
   result.useful_pes = std::count(used_.begin(), used_.end(), 1);
   return result;

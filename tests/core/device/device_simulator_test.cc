@@ -21,8 +21,8 @@ struct Latencies {
 // A chip with round figures: 1 GHz, so GB/s are bytes per cycle and ns are
 // cycles. Each DMA engine moves 8 B/cycle with two descriptors in flight;
 // HBM gives $HBM B/cycle to all transfers; VMEM holds $VMEM bytes per core.
-// The MXUs are 4×4 output-stationary: a 4×4×K matmul takes 2·4 + 4 + K - 2
-// = 10 + K cycles.
+// The MXUs are 4×4 output-stationary: a 4×4×K matmul takes 4 + 4 + K - 2
+// = 6 + K cycles.
 ChipSpec TestChip(double hbm_gb_per_second, int64_t vmem_bytes, int cores = 1,
                   Latencies latency = {}) {
   const std::string text = absl::StrReplaceAll(
@@ -54,7 +54,7 @@ SimulationResult RunOrDie(const ChipSpec& spec, const ChipProgram& program) {
 }
 
 // The classic tiled loop: load tile i into VMEM, multiply it, free it. A
-// 100-cycle load (800 B at 8 B/cycle) and a 100-cycle matmul (K = 90).
+// 100-cycle load (800 B at 8 B/cycle) and a 100-cycle matmul (K = 94).
 ChipProgram TiledLoop(int tiles, int64_t tile_bytes, int64_t k, bool alternate_engines) {
   ChipProgram program;
   CoreProgram& core = program.cores.emplace_back();
@@ -78,7 +78,7 @@ ChipProgram TiledLoop(int tiles, int64_t tile_bytes, int64_t k, bool alternate_e
 // buffer: [200,300) ‖ matmul1; load3 [300,400) ‖ matmul2; matmul3
 // [400,500). Total 500 instead of 4 × 200.
 TEST(DeviceSimulatorTest, DoubleBufferingOverlapsDmaAndCompute) {
-  const SimulationResult r = RunOrDie(TestChip(16, 1600), TiledLoop(4, 800, 90, false));
+  const SimulationResult r = RunOrDie(TestChip(16, 1600), TiledLoop(4, 800, 94, false));
   EXPECT_EQ(r.cycles, 500);
   EXPECT_EQ(r.FindEvent(0, "load2")->start_cycle, 200);
   EXPECT_EQ(r.FindEvent(0, "load2")->stall_cycles, 0);
@@ -91,14 +91,14 @@ TEST(DeviceSimulatorTest, DoubleBufferingOverlapsDmaAndCompute) {
   EXPECT_EQ(r.FindLane(0, Mxu(0))->busy_cycles, 400);
   EXPECT_EQ(r.FindLane(0, Dma(0))->busy_cycles, 400);
   EXPECT_EQ(r.cores[0].peak_vmem_bytes, 1600);
-  EXPECT_EQ(r.FindEvent(0, "matmul0")->flops, 2.0 * 4 * 4 * 90);
+  EXPECT_EQ(r.FindEvent(0, "matmul0")->flops, 2.0 * 4 * 4 * 94);
   EXPECT_EQ(r.FindEvent(0, "load0")->bytes, 800);
 }
 
 // With VMEM for one tile, every load waits for the previous matmul to free
 // its buffer: load_i [200i, 200i+100), matmul_i [200i+100, 200i+200): 800.
 TEST(DeviceSimulatorTest, SingleBufferSerialises) {
-  const SimulationResult r = RunOrDie(TestChip(16, 800), TiledLoop(4, 800, 90, false));
+  const SimulationResult r = RunOrDie(TestChip(16, 800), TiledLoop(4, 800, 94, false));
   EXPECT_EQ(r.cycles, 800);
   const TraceEvent* load1 = r.FindEvent(0, "load1");
   EXPECT_EQ(load1->start_cycle, 200);
@@ -110,7 +110,7 @@ TEST(DeviceSimulatorTest, SingleBufferSerialises) {
 // The loads run back to back (4 × 200 = 800) and the last matmul ends at
 // 900; each matmul after the first waits 100 cycles for its tile.
 TEST(DeviceSimulatorTest, BandwidthBoundStream) {
-  const SimulationResult r = RunOrDie(TestChip(16, 4 * 1600), TiledLoop(4, 1600, 90, false));
+  const SimulationResult r = RunOrDie(TestChip(16, 4 * 1600), TiledLoop(4, 1600, 94, false));
   EXPECT_EQ(r.cycles, 900);
   for (int i = 1; i < 4; ++i) {
     const TraceEvent* matmul = r.FindEvent(0, absl::StrCat("matmul", i));
@@ -123,7 +123,7 @@ TEST(DeviceSimulatorTest, BandwidthBoundStream) {
 // Two engines with HBM headroom (16 B/cycle for two 8 B/cycle engines): the
 // loads pair up, [0,200) and [200,400); matmuls at 200, 300, 400, 500 → 600.
 TEST(DeviceSimulatorTest, SecondEngineHelpsWhenHbmHasHeadroom) {
-  const SimulationResult r = RunOrDie(TestChip(16, 4 * 1600), TiledLoop(4, 1600, 90, true));
+  const SimulationResult r = RunOrDie(TestChip(16, 4 * 1600), TiledLoop(4, 1600, 94, true));
   EXPECT_EQ(r.cycles, 600);
   EXPECT_EQ(r.FindEvent(0, "load1")->duration_cycles, 200);
   EXPECT_EQ(r.FindEvent(0, "load1")->stall_cycles, 0);
@@ -134,7 +134,7 @@ TEST(DeviceSimulatorTest, SecondEngineHelpsWhenHbmHasHeadroom) {
 // 400, 500, 800, 900 → 1000: worse than one engine (900), because sharing
 // delays the first tile.
 TEST(DeviceSimulatorTest, TwoEnginesContendForHbm) {
-  const SimulationResult r = RunOrDie(TestChip(8, 4 * 1600), TiledLoop(4, 1600, 90, true));
+  const SimulationResult r = RunOrDie(TestChip(8, 4 * 1600), TiledLoop(4, 1600, 94, true));
   EXPECT_EQ(r.cycles, 1000);
   const TraceEvent* load0 = r.FindEvent(0, "load0");
   EXPECT_EQ(load0->duration_cycles, 400);
@@ -162,7 +162,7 @@ TEST(DeviceSimulatorTest, BandwidthIsRedistributedWhenATransferEnds) {
 
 // Dependencies across units and in-order issue on each unit.
 //   load   DMA 0   800 B                      [0, 100)
-//   mm     MXU 0   4×4×90, after load          [100, 200)
+//   mm     MXU 0   4×4×94, after load          [100, 200)
 //   act    vector  4096 elements, 2 ALU ops and 1 transcendental each, after
 //                  mm: 4 vregs of 1024; 8 ALU cycles + 4·4 = 16 → 24 cycles
 //                                              [200, 224)
@@ -170,13 +170,13 @@ TEST(DeviceSimulatorTest, BandwidthIsRedistributedWhenATransferEnds) {
 //                  (1024 elements, 1 op: 1 cycle)     [224, 225)
 //   store  DMA 1   800 B, after act            [224, 324)
 //   sync   scalar  10 cycles, after store and bias    [324, 334)
-//   mm2    MXU 1   independent: 4×4×10 = 20 cycles    [0, 20)
+//   mm2    MXU 1   independent: 4×4×14 = 20 cycles    [0, 20)
 TEST(DeviceSimulatorTest, DependencyOrdering) {
   ChipProgram program;
   CoreProgram& core = program.cores.emplace_back();
   const OpId load = core.Add({.name = "load", .unit = Dma(0), .work = DmaWork{800}});
   const OpId mm = core.Add(
-      {.name = "mm", .unit = Mxu(0), .work = MatmulWork{{4, 4, 90}}, .deps = {load}});
+      {.name = "mm", .unit = Mxu(0), .work = MatmulWork{{4, 4, 94}}, .deps = {load}});
   const OpId act = core.Add({.name = "act",
                              .unit = VectorUnit(),
                              .work = VectorWork{4096, 2, 1},
@@ -187,7 +187,7 @@ TEST(DeviceSimulatorTest, DependencyOrdering) {
                                .work = DmaWork{800, DmaDirection::kVmemToHbm},
                                .deps = {act}});
   core.Add({.name = "sync", .unit = ScalarUnit(), .work = FixedWork{10}, .deps = {store, bias}});
-  core.Add({.name = "mm2", .unit = Mxu(1), .work = MatmulWork{{4, 4, 10}}});
+  core.Add({.name = "mm2", .unit = Mxu(1), .work = MatmulWork{{4, 4, 14}}});
   const SimulationResult r = RunOrDie(TestChip(16, 1 << 20), program);
 
   auto span = [&](const char* name) {
@@ -216,7 +216,7 @@ TEST(DeviceSimulatorTest, CoresRunInParallelAndShareHbm) {
   for (int c = 0; c < 2; ++c) {
     CoreProgram& core = program.cores.emplace_back();
     const OpId load = core.Add({.name = "load", .unit = Dma(0), .work = DmaWork{1600}});
-    core.Add({.name = "mm", .unit = Mxu(0), .work = MatmulWork{{4, 4, 90}}, .deps = {load}});
+    core.Add({.name = "mm", .unit = Mxu(0), .work = MatmulWork{{4, 4, 94}}, .deps = {load}});
   }
   const SimulationResult r = RunOrDie(TestChip(8, 1 << 20, /*cores=*/2), program);
   ASSERT_EQ(r.cores.size(), 2u);
@@ -266,7 +266,7 @@ TEST(DeviceSimulatorTest, TrainOfDmasOnOneEngineHidesAllButTheFirstLatency) {
 // VMEM until matmul0 frees it at 700, then 500 + 100 cycles.
 TEST(DeviceSimulatorTest, LatencyShowsWhenALoadWaitsForItsBuffer) {
   const SimulationResult r =
-      RunOrDie(TestChip(16, 800, 1, {.dma_ns = 500}), TiledLoop(2, 800, 90, false));
+      RunOrDie(TestChip(16, 800, 1, {.dma_ns = 500}), TiledLoop(2, 800, 94, false));
   EXPECT_EQ(r.FindEvent(0, "matmul0")->end_cycle(), 700);
   EXPECT_EQ(r.FindEvent(0, "load1")->start_cycle, 700);
   EXPECT_EQ(r.FindEvent(0, "load1")->duration_cycles, 600);
