@@ -27,8 +27,12 @@
 // instructions, computations, fusions {kLoop, kInput, kOutput, kCustom},
 // rewrites {name: count}, changed_numerics}], memory: [{memory_space, name,
 // peak_bytes, peak_position, heap_bytes}], buffers, program_length, notes,
-// partitions, collectives: [{instruction, collective, bytes, groups,
-// op_name}], check {same, exact, mismatch}}]}.
+// partitions, spmd (whether and why the module was partitioned), collectives:
+// [{instruction, collective, bytes, groups, op_name}], check {same, exact,
+// mismatch}}]}.
+//
+//   --spmd auto|on|off  partition a sharded module unless XLA already did
+//                 (auto), always (on) or never (off)
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -38,6 +42,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
+#include "app/cli/spmd_flag.h"
 #include "core/compiler/collective_summary.h"
 #include "core/compiler/compiler.h"
 #include "core/compiler/spmd/spmd_partitioner.h"
@@ -230,6 +235,11 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     }
     partitions = *n;
   }
+  absl::StatusOr<std::optional<bool>> spmd = SpmdFlag(args);
+  if (!spmd.ok()) {
+    err << "systolic compile: " << spmd.status().message() << "\n";
+    return 2;
+  }
   const std::vector<std::string> known = KnownPassNames();
   for (const std::string& pass : options.passes) {
     if (std::find(known.begin(), known.end(), pass) == known.end()) {
@@ -259,6 +269,7 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     }
     std::unique_ptr<HloModule> module = std::move(entry.module).value();
     const std::string name = module->name();
+    module->set_use_spmd_partitioning(*spmd);
     if (partitions) {
       module->set_num_partitions(*partitions);
     } else if (slice && module->num_partitions() == 1 &&
@@ -273,6 +284,7 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
       continue;
     }
     std::unique_ptr<HloModule> original = args.Has("check") ? module->Clone() : nullptr;
+    const std::string spmd_decision = SpmdPartitioner::DescribeDecision(*module);
     absl::StatusOr<CompilationResult> result = compiler.Compile(std::move(module));
     if (!result.ok()) {
       err << where << ": " << name << ": " << result.status().message() << "\n";
@@ -291,6 +303,7 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     nlohmann::json module_json = ToJson(name, *result);
     const std::vector<CollectiveSummary> collectives = SummariseCollectives(*result->module);
     module_json["partitions"] = result->module->num_partitions();
+    module_json["spmd"] = spmd_decision;
     module_json["collectives"] = nlohmann::json::array();
     for (const CollectiveSummary& c : collectives) {
       module_json["collectives"].push_back({{"instruction", c.instruction},
@@ -320,6 +333,7 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     if (json) continue;
     if (args.Has("stats")) {
       PrintStats(name, *result, out);
+      out << "spmd: " << spmd_decision << "\n";
       PrintCollectives(collectives, result->module->num_partitions(), out);
       continue;
     }
@@ -348,6 +362,7 @@ const CommandRegistration kRegistration({
                  "compile for a slice (e.g. v5e:2x4): its chip, and a sharded module partitioned "
                  "over its chips"},
                 {"partitions", "N", "partition a sharded module into N programs"},
+                SpmdFlagOption(),
                 {"passes", "a,b,c", "run these passes instead of the default pipeline"},
                 {"check", "", "compare results with the original on the reference evaluator"},
                 {"verify", "", "verify the module after every pass"},

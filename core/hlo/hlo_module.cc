@@ -123,6 +123,7 @@ std::unique_ptr<HloModule> HloModule::Clone() const {
   clone->name_counters_ = name_counters_;
   clone->replica_count_ = replica_count_;
   clone->num_partitions_ = num_partitions_;
+  clone->use_spmd_partitioning_ = use_spmd_partitioning_;
   clone->entry_layout_ = entry_layout_;
   clone->aliases_ = aliases_;
   clone->donors_ = donors_;

@@ -72,6 +72,11 @@ class HloModule {
   void set_replica_count(int64_t n) { replica_count_ = n; }
   int64_t num_partitions() const { return num_partitions_; }
   void set_num_partitions(int64_t n) { num_partitions_ = n; }
+  // Whether the SPMD partitioner runs on this module (XLA's
+  // use_spmd_partitioning); unset, the compiler decides from the module
+  // (SpmdPartitioner::NeedsPartitioning).
+  std::optional<bool> use_spmd_partitioning() const { return use_spmd_partitioning_; }
+  void set_use_spmd_partitioning(std::optional<bool> use) { use_spmd_partitioning_ = use; }
   bool has_entry_computation_layout() const { return entry_layout_.has_value(); }
   const ProgramShape& entry_computation_layout() const { return *entry_layout_; }
   void set_entry_computation_layout(std::optional<ProgramShape> l) { entry_layout_ = std::move(l); }
@@ -123,6 +128,7 @@ class HloModule {
   absl::flat_hash_map<std::string, int64_t> name_counters_;
   int64_t replica_count_ = 1;
   int64_t num_partitions_ = 1;
+  std::optional<bool> use_spmd_partitioning_;
   std::optional<ProgramShape> entry_layout_;
   std::vector<InputOutputAlias> aliases_;
   std::vector<BufferDonor> donors_;

@@ -459,9 +459,9 @@ bool HasLayoutSharding(const HloSharding& sharding) {
 
 }  // namespace
 
-bool SpmdPartitioner::NeedsPartitioning(const HloModule& module, int64_t num_partitions) {
-  if (num_partitions == 0) num_partitions = module.num_partitions();
-  if (num_partitions <= 1 || module.entry_computation() == nullptr) return false;
+namespace {
+
+bool HasLayoutShardings(const HloModule& module) {
   for (const HloComputation* c : module.computations()) {
     if (c->IsFusionComputation()) continue;
     for (const HloInstruction* instr : c->instructions()) {
@@ -469,6 +469,49 @@ bool SpmdPartitioner::NeedsPartitioning(const HloModule& module, int64_t num_par
     }
   }
   return false;
+}
+
+}  // namespace
+
+std::optional<std::string> SpmdPartitioner::AlreadyPartitionedReason(const HloModule& module) {
+  const HloComputation* entry = module.entry_computation();
+  if (entry != nullptr && absl::EndsWith(entry->name(), "_spmd")) {
+    return absl::StrCat("its entry computation ", entry->name(),
+                        " is named as XLA's SPMD partitioner names its output");
+  }
+  if (module.is_scheduled()) {
+    return std::string("it is scheduled, which XLA does only after partitioning");
+  }
+  return std::nullopt;
+}
+
+bool SpmdPartitioner::NeedsPartitioning(const HloModule& module, int64_t num_partitions) {
+  if (num_partitions == 0) num_partitions = module.num_partitions();
+  if (num_partitions <= 1 || module.entry_computation() == nullptr) return false;
+  const std::optional<bool> use = module.use_spmd_partitioning();
+  if (use == false) return false;
+  if (use != true && AlreadyPartitionedReason(module)) return false;
+  return HasLayoutShardings(module);
+}
+
+std::string SpmdPartitioner::DescribeDecision(const HloModule& module, int64_t num_partitions) {
+  if (num_partitions == 0) num_partitions = module.num_partitions();
+  if (num_partitions <= 1) return "not partitioned: one partition";
+  if (!HasLayoutShardings(module)) {
+    return absl::StrCat("not partitioned: no sharding lays out a value over the ", num_partitions,
+                        " partitions");
+  }
+  const std::optional<bool> use = module.use_spmd_partitioning();
+  if (use == false) return "not partitioned: --spmd off";
+  if (use != true) {
+    if (std::optional<std::string> reason = AlreadyPartitionedReason(module)) {
+      return absl::StrCat("not partitioned: already partitioned (", *reason,
+                          "); each of the ", num_partitions,
+                          " devices runs it as it is (--spmd on to partition it again)");
+    }
+  }
+  return absl::StrCat("partitioned over ", num_partitions, " partitions",
+                      use == true ? " (--spmd on)" : " (sharding annotations)");
 }
 
 absl::StatusOr<bool> SpmdPartitioner::Run(HloModule* module) {

@@ -24,6 +24,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "core/compiler/hlo_pass_interface.h"
 #include "core/hlo/hlo_module.h"
@@ -39,9 +41,22 @@ class SpmdPartitioner : public HloPassInterface {
   // Does nothing to a module that needs no partitioning.
   absl::StatusOr<bool> Run(HloModule* module) override;
 
-  // More than one partition, and some instruction of the entry (or what it
-  // calls) laid out by a sharding other than {manual}.
+  // More than one partition, some instruction of the entry (or what it
+  // calls) laid out by a sharding other than {manual}, and the module not
+  // already partitioned (unless its use_spmd_partitioning says otherwise:
+  // false never partitions, true always does when shardings ask for it).
   static bool NeedsPartitioning(const HloModule& module, int64_t num_partitions = 0);
+
+  // Why `module` is taken to be the output of XLA's SPMD partitioner, whose
+  // shardings describe the program before it was cut (so partitioning it
+  // again would cut it twice); nullopt when nothing says so. The signs: an
+  // entry computation named "…_spmd" (the partitioner's own name for its
+  // result) or a scheduled module (XLA schedules only after partitioning).
+  static std::optional<std::string> AlreadyPartitionedReason(const HloModule& module);
+
+  // One line on whether and why `module` is partitioned over
+  // `num_partitions` (0: the module's), for `compile --stats`.
+  static std::string DescribeDecision(const HloModule& module, int64_t num_partitions = 0);
 
  private:
   int64_t num_partitions_;
