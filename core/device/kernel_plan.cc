@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/compiler/hlo_cost_analysis.h"
 #include "core/compiler/shape_size.h"
+#include "core/device/custom_call_costs.h"
 #include "core/hlo/hlo_computation.h"
 
 namespace systolic::device {
@@ -112,10 +113,16 @@ const char* Unmodelled(HloOpcode opcode) {
 }  // namespace
 
 KernelPlan PlanKernel(const HloInstruction& instruction) {
+  if (instruction.opcode() == HloOpcode::kCustomCall) {
+    if (std::optional<KernelPlan> known = PlanCustomCall(instruction)) return *known;
+  }
   KernelPlan plan;
   if (const char* why = Unmodelled(instruction.opcode())) {
     plan.kind = KernelKind::kUnmodelled;
     plan.why_unmodelled = why;
+    if (instruction.opcode() == HloOpcode::kCustomCall) {
+      plan.why_unmodelled = absl::StrCat(why, " ", instruction.custom_call_target());
+    }
     const KernelTraffic traffic = TrafficOf(instruction);
     plan.bytes_in = int64_t(traffic.bytes_read);
     plan.bytes_out = int64_t(traffic.bytes_written);
