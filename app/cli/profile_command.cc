@@ -17,13 +17,15 @@
 // A progress line shows the stage on a terminal.
 //
 // --json keys: file (null for a sample), sample (for a sample), module, chip, topology, steps,
-// profile, programs, stages, compiles, events, span_ps.
+// profile, programs, stages, compiles, events, span_ps, notes (what the timing
+// assumed: loop trip counts, branches, costs it could not know).
 #include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
 #include "app/cli/progress_line.h"
+#include "app/cli/spmd_flag.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/run_profile.h"
 #include "core/device/slice.h"
@@ -92,6 +94,8 @@ struct Profiled {
 };
 
 absl::StatusOr<Profiled> ProfileFile(const std::string& path, const Target& target, int64_t steps,
+                                     const device::LoweringOptions& lowering,
+                                     std::optional<bool> use_spmd_partitioning,
                                      ProgressLine& progress) {
   progress.Update("loading", 0.0, path);
   auto loaded = LoadProgramFile(path, /*verify=*/true);
@@ -105,15 +109,16 @@ absl::StatusOr<Profiled> ProfileFile(const std::string& path, const Target& targ
     return absl::InvalidArgumentError(
         absl::StrCat(path, ":", entry.first_line, ": ", entry.module.status().message()));
   }
-  const HloModule& module = **entry.module;
+  HloModule& module = **entry.module;
+  module.set_use_spmd_partitioning(use_spmd_partitioning);
   auto report = [&](double fraction, absl::string_view what) {
     progress.Update("profiling", fraction, std::string(what));
     return true;
   };
   auto profile =
       target.slice
-          ? device::CompileRunAndProfile(module, *target.slice, steps, kProducer, report)
-          : device::CompileRunAndProfile(module, target.spec, steps, kProducer, report);
+          ? device::CompileRunAndProfile(module, *target.slice, steps, kProducer, report, lowering)
+          : device::CompileRunAndProfile(module, target.spec, steps, kProducer, report, lowering);
   if (!profile.ok()) return profile.status();
   return Profiled{*std::move(profile), module.name()};
 }
@@ -160,6 +165,14 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
   if (!steps.ok() || *steps < 1) return usage_error("--steps needs a positive number");
   absl::StatusOr<Target> target = sample ? TargetOfSample(*sample, args) : TargetOfFlags(args);
   if (!target.ok()) return usage_error(std::string(target.status().message()));
+  absl::StatusOr<std::optional<bool>> spmd = SpmdFlag(args);
+  if (!spmd.ok()) return usage_error(std::string(spmd.status().message()));
+  device::LoweringOptions lowering;
+  if (args.Has("trip-count")) {
+    absl::StatusOr<int64_t> trips = args.GetInt("trip-count", 1);
+    if (!trips.ok() || *trips < 0) return usage_error("--trip-count needs a number >= 0");
+    lowering.unknown_trip_count = *trips;
+  }
 
   ProgressLine progress;
   auto fail = [&](absl::string_view message) {
@@ -168,7 +181,8 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     return 1;
   };
   absl::StatusOr<Profiled> profiled = sample ? ProfileSample(*sample, *target, *steps, progress)
-                                             : ProfileFile(inputs[0], *target, *steps, progress);
+                                             : ProfileFile(inputs[0], *target, *steps, lowering,
+                                                           *spmd, progress);
   if (!profiled.ok()) return fail(profiled.status().message());
   const trace::Profile& profile = profiled->profile;
   progress.Update("writing", 1.0, *output);
@@ -190,7 +204,8 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
                      {"stages", summary.stages},
                      {"compiles", summary.compiles},
                      {"events", summary.events},
-                     {"span_ps", span_ps}};
+                     {"span_ps", span_ps},
+                     {"notes", profile.info.notes}};
     if (sample) j["sample"] = sample->name;
     out << j.dump(2) << "\n";
     return 0;
@@ -201,6 +216,7 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
       << summary.stages << " stages, " << summary.compiles << " compiles ("
       << summary.cache_misses << (summary.cache_misses == 1 ? " miss), " : " misses), ")
       << summary.events << " events over " << trace::FormatDurationPs(span_ps) << "\n";
+  for (const std::string& note : profile.info.notes) out << "note: " << note << "\n";
   return 0;
 }
 
@@ -216,6 +232,10 @@ const CommandRegistration kRegistration({
                  "steps to run (default 3; a sample: as many as it trains by default); the "
                  "first compiles, the rest hit the cache unless the program changes"},
                 {"output", "OUT", "the profile file to write (or -o OUT)"},
+                SpmdFlagOption(),
+                {"trip-count", "N",
+                 "iterations of a while loop whose trip count the program does not give "
+                 "(default: 1, with a warning)"},
                 {"json", "", "print JSON (keys in the command's source header)"}},
     .positional_usage = "FILE|--sample NAME -o OUT",
     .run = RunProfile,

@@ -28,12 +28,17 @@
 //                        relative difference per output
 //   --profile FILE       writes a profile (chip, pass snapshots, timeline)
 //                        that `systolic info` / `export` and the studio read
+//   --trip-count N       iterations of a while loop whose trip count neither
+//                        its backend_config nor its induction variable gives
 //
 // --json: one object {file, module, chip, simulated_seconds, cycles, flops,
 // tflops, peak_tflops, ops: [{instruction, unit, seconds, percent, flops,
 // bytes, utilization}], outputs: [{index, shape, value, npy, max_abs_diff,
 // max_rel_diff}], max_abs_diff, max_rel_diff, profile}; the diffs only with
-// --compare-reference, outputs not with --timing-only. On a slice also
+// --compare-reference, outputs not with --timing-only. Each op also has
+// executions (its runs per program run: the trip counts of the loops around
+// it) and parent (the while / conditional / call it ran in, or ""), and
+// warnings lists what the timing assumed (trip counts, branches). On a slice also
 // topology, devices, replicas, partitions, collectives: [{instruction,
 // collective, bytes, groups, transfers, simulated_seconds}], and
 // device_outputs: [{device, replica, partition, outputs}] instead of
@@ -52,6 +57,7 @@
 #include "app/cli/device_arguments.h"
 #include "app/cli/literal_outputs.h"
 #include "app/cli/progress_line.h"
+#include "app/cli/spmd_flag.h"
 #include "core/compiler/spmd/partitioned_execution.h"
 #include "core/compiler/spmd/spmd_partitioner.h"
 #include "core/device/chip_spec_loader.h"
@@ -120,20 +126,34 @@ void PrintTiming(const device::ProgramTiming& t, std::ostream& out) {
                          t.peak_flops_per_second > 0
                              ? 100 * t.flops_per_second / t.peak_flops_per_second
                              : 0.0);
-  std::vector<const device::OpTiming*> ops;
-  for (const device::OpTiming& op : t.ops) ops.push_back(&op);
-  std::stable_sort(ops.begin(), ops.end(), [](const auto* a, const auto* b) {
-    return a->seconds > b->seconds;
-  });
+  // Rows under the loop, branch or call they ran in, indented; slowest first.
   size_t width = 11;
-  for (const auto* op : ops) width = std::max(width, op->instruction.size());
-  out << absl::StrFormat("%-*s %12s %7s %-7s %12s %11s %6s\n", int(width), "instruction", "time",
-                         "%", "unit", "FLOPs", "bytes", "util");
-  for (const auto* op : ops) {
-    out << absl::StrFormat("%-*s %12s %6.2f%% %-7s %12.4g %11s %5.1f%%\n", int(width),
-                           op->instruction, FormatSeconds(op->seconds), op->percent, op->unit,
-                           op->flops, FormatBytes(double(op->bytes)), 100 * op->utilization);
+  for (const device::OpTiming& op : t.ops) {
+    width = std::max(width, op.instruction.size() + 2 * size_t(std::count_if(
+        t.ops.begin(), t.ops.end(), [&](const auto& o) { return o.instruction == op.parent; })));
   }
+  width = std::min<size_t>(width, 60);
+  out << absl::StrFormat("%-*s %12s %7s %-7s %12s %11s %6s %8s\n", int(width), "instruction",
+                         "time", "%", "unit", "FLOPs", "bytes", "util", "runs");
+  auto print_rows = [&](auto&& self, const std::string& parent, int depth) -> void {
+    std::vector<const device::OpTiming*> rows;
+    for (const device::OpTiming& op : t.ops) {
+      if (op.parent == parent) rows.push_back(&op);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto* a, const auto* b) {
+      return a->seconds > b->seconds;
+    });
+    for (const auto* op : rows) {
+      out << absl::StrFormat("%-*s %12s %6.2f%% %-7s %12.4g %11s %5.1f%% %8d\n", int(width),
+                             std::string(2 * depth, ' ') + op->instruction,
+                             FormatSeconds(op->seconds), op->percent, op->unit, op->flops,
+                             FormatBytes(double(op->bytes)), 100 * op->utilization,
+                             op->executions);
+      if (depth < 32) self(self, op->instruction, depth + 1);
+    }
+  };
+  print_rows(print_rows, "", 0);
+  for (const std::string& warning : t.warnings) out << "warning: " << warning << "\n";
 }
 
 nlohmann::json TimingJson(const device::ProgramTiming& t) {
@@ -145,7 +165,9 @@ nlohmann::json TimingJson(const device::ProgramTiming& t) {
                    {"percent", op.percent},
                    {"flops", op.flops},
                    {"bytes", op.bytes},
-                   {"utilization", op.utilization}});
+                   {"utilization", op.utilization},
+                   {"executions", op.executions},
+                   {"parent", op.parent}});
   }
   return {{"chip", t.chip},
           {"simulated_seconds", t.seconds},
@@ -153,7 +175,8 @@ nlohmann::json TimingJson(const device::ProgramTiming& t) {
           {"flops", t.flops},
           {"tflops", t.flops_per_second / 1e12},
           {"peak_tflops", t.peak_flops_per_second / 1e12},
-          {"ops", ops}};
+          {"ops", ops},
+          {"warnings", t.warnings}};
 }
 
 nlohmann::json CollectivesJson(const device::SliceTiming& t) {
@@ -192,6 +215,8 @@ struct RunSettings {
   bool several = false;  // the file holds several modules
   std::optional<device::Slice> slice;  // --topology
   std::optional<int64_t> replicas, partitions;
+  device::LoweringOptions lowering;  // --trip-count
+  std::optional<bool> use_spmd_partitioning;  // --spmd
 };
 
 // A module compiled and timed on one chip, or on a slice.
@@ -222,6 +247,7 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
   if (settings.several && !settings.json) out << "== " << name << " (" << where << ")\n";
   const HloComputation* entry_computation = module->entry_computation();
   if (entry_computation == nullptr) return fail(name + ": the module has no entry computation");
+  module->set_use_spmd_partitioning(settings.use_spmd_partitioning);
 
   // Devices: the module's counts (raised to what its collectives name)
   // unless the flags say otherwise; several run on a slice.
@@ -268,11 +294,13 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
   CompileOptions compile_options;
   compile_options.latency_hiding = settings.latency_hiding;
   if (slice) {
-    auto timed = device::CompileAndTimeOnSlice(std::move(module), *slice, counts, compile_options);
+    auto timed = device::CompileAndTimeOnSlice(std::move(module), *slice, counts,
+                                              compile_options, settings.lowering);
     if (!timed.ok()) return fail(absl::StrCat(name, ": ", timed.status().message()));
     run.slice = *std::move(timed);
   } else {
-    auto timed = device::CompileAndTime(std::move(module), spec, compile_options);
+    auto timed = device::CompileAndTime(std::move(module), spec, compile_options,
+                                       settings.lowering);
     if (!timed.ok()) return fail(absl::StrCat(name, ": ", timed.status().message()));
     run.chip = *std::move(timed);
   }
@@ -444,6 +472,14 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
   settings.arg_files = args.GetList("args");
   settings.out_dir = args.GetOr("out", "");
   settings.profile = args.Get("profile");
+  absl::StatusOr<std::optional<bool>> spmd = SpmdFlag(args);
+  if (!spmd.ok()) return usage_error(std::string(spmd.status().message()));
+  settings.use_spmd_partitioning = *spmd;
+  if (args.Has("trip-count")) {
+    absl::StatusOr<int64_t> trips = args.GetInt("trip-count", 1);
+    if (!trips.ok() || *trips < 0) return usage_error("--trip-count needs a number >= 0");
+    settings.lowering.unknown_trip_count = *trips;
+  }
   if (settings.timing_only &&
       (settings.compare || !settings.out_dir.empty() || !settings.arg_files.empty())) {
     return usage_error("--timing-only computes no values: drop --compare-reference, --out and --args");
@@ -508,6 +544,10 @@ const CommandRegistration kRegistration({
                 {"no-latency-hiding", "",
                  "keep collectives synchronous (no start/done overlap with compute), to compare"},
                 {"profile", "FILE", "write a profile with the timeline to FILE"},
+                SpmdFlagOption(),
+                {"trip-count", "N",
+                 "iterations of a while loop whose trip count the program does not give "
+                 "(default: 1, with a warning)"},
                 {"json", "", "print one JSON object instead of text"}},
     .positional_usage = "FILE",
     .run = RunRun,

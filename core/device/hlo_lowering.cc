@@ -24,12 +24,25 @@ namespace {
 // those of their operands.
 using DoneOps = std::vector<std::vector<OpId>>;
 
-std::vector<HloInstruction*> ProgramOrder(const HloModule& module) {
-  const HloComputation* entry = module.entry_computation();
+std::vector<HloInstruction*> ProgramOrder(const HloModule& module,
+                                         const HloComputation& computation) {
   if (module.is_scheduled()) {
-    if (const std::vector<HloInstruction*>* sequence = module.schedule(entry)) return *sequence;
+    if (const std::vector<HloInstruction*>* sequence = module.schedule(&computation)) {
+      return *sequence;
+    }
   }
-  return entry->MakeInstructionPostOrder();
+  return computation.MakeInstructionPostOrder();
+}
+
+// An instruction on scalars only (a loop counter, a bound, a predicate):
+// the scalar unit computes it from scalar memory, with no DMA and no vector
+// pass, as a TPU's sequencer does.
+bool IsScalarOnly(const HloInstruction& instr) {
+  if (!instr.shape().IsScalar()) return false;
+  for (const HloInstruction* operand : instr.operands()) {
+    if (!operand->shape().IsScalar()) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -41,7 +54,13 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
         absl::StrCat(module.name(), ": the module has no entry computation"));
   }
   if (options.check_hbm) SYSTOLIC_RETURN_IF_ERROR(CheckFitsHbm(module, spec));
+  return LowerComputation(module, *module.entry_computation(), spec, options);
+}
 
+absl::StatusOr<LoweredProgram> LowerComputation(const HloModule& module,
+                                                const HloComputation& computation,
+                                                const ChipSpec& spec,
+                                                const LoweringOptions& options) {
   const int cores = std::max(1, spec.tensor_cores_per_chip());
   // Two kernels are in flight at once (one computing, the next loading),
   // each within half of VMEM; see the fence below.
@@ -59,10 +78,14 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
   // Per core, the done ops of its last two kernels: a kernel loads nothing
   // before the one two back has finished, so at most two hold VMEM.
   std::vector<std::deque<OpId>> recent(cores);
-  // Per core, the last synchronous collective: everything later waits for it.
+  // Per core, the last synchronous collective or control flow: everything
+  // later waits for it.
   std::vector<std::optional<OpId>> fence(cores);
+  // Per core, the done ops of the kernels since that fence: control flow
+  // waits for all of them.
+  std::vector<std::vector<OpId>> since_fence(cores);
 
-  for (const HloInstruction* instr : ProgramOrder(module)) {
+  for (const HloInstruction* instr : ProgramOrder(module, computation)) {
     DoneOps inputs(cores);
     for (const HloInstruction* operand : instr->operands()) {
       auto it = done.find(operand);
@@ -85,9 +108,31 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
     auto finished = [&](int c, OpId op) {
       recent[c].push_back(op);
       if (recent[c].size() > 2) recent[c].pop_front();
+      since_fence[c].push_back(op);
+    };
+    auto fence_at = [&](int c, OpId op) {
+      fence[c] = op;
+      since_fence[c].clear();
+      recent[c].clear();
     };
     DoneOps out(cores);
     lowered.kernels.push_back(instr->name());
+    if (auto control_flow = options.control_flow.find(instr->name());
+        control_flow != options.control_flow.end()) {
+      std::vector<OpId>& ops = lowered.control_flow_ops[instr->name()];
+      for (int c = 0; c < cores; ++c) {
+        std::vector<OpId> deps = after(c);
+        deps.insert(deps.end(), since_fence[c].begin(), since_fence[c].end());
+        const OpId op = builders[c].AddFixed(
+            instr->name(), control_flow->second.label,
+            FixedWork{std::max<int64_t>(1, control_flow->second.cycles), 0}, deps);
+        fence_at(c, op);
+        ops.push_back(op);
+        out[c] = {op};
+      }
+      done[instr] = std::move(out);
+      continue;
+    }
     if (auto collective = options.collective_cycles.find(instr->name());
         collective != options.collective_cycles.end()) {
       const bool synchronous = !absl::EndsWith(HloOpcodeString(instr->opcode()), "-start");
@@ -100,6 +145,8 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
         if (synchronous) {
           finished(c, op);
           fence[c] = op;
+        } else {
+          since_fence[c].push_back(op);
         }
         out[c] = {op};
       }
@@ -107,6 +154,9 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
       continue;
     }
     if (plan.kind == KernelKind::kUnmodelled) {
+      if (instr->opcode() == HloOpcode::kCustomCall) {
+        ++lowered.unknown_custom_calls[instr->custom_call_target()];
+      }
       // Charged as moving its operands and results once through HBM.
       const double bytes = double(plan.bytes_in + plan.bytes_out);
       FixedWork work{std::max<int64_t>(1, int64_t(std::ceil(bytes / hbm_bytes_per_cycle))), 0};
@@ -115,6 +165,19 @@ absl::StatusOr<LoweredProgram> LowerModule(const HloModule& module, const ChipSp
                                            after(0));
       finished(0, op);
       out[0] = {op};
+      done[instr] = std::move(out);
+      continue;
+    }
+    if (plan.kind == KernelKind::kVector && IsScalarOnly(*instr)) {
+      // A cycle per operation; the FLOPs are counted once, on core 0.
+      const int64_t cycles = std::max<int64_t>(1, int64_t(std::ceil(plan.vector_flops)));
+      for (int c = 0; c < cores; ++c) {
+        const OpId op = builders[c].AddFixed(instr->name(), "scalar",
+                                             FixedWork{cycles, c == 0 ? plan.vector_flops : 0},
+                                             after(c));
+        since_fence[c].push_back(op);
+        out[c] = {op};
+      }
       done[instr] = std::move(out);
       continue;
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,13 @@ struct OpTiming {
   // for the MXUs and the vector unit, bytes/s of HBM for DMA.
   double utilization = 0;
   int64_t events = 0;
+  // How many times it ran in one run of the program: the product of the trip
+  // counts of the loops around it (1 outside control flow).
+  int64_t executions = 1;
+  // The while / conditional / call it ran inside; empty at the top level.
+  // Its figures are its totals over all executions, and are part of the
+  // parent's (so only top-level rows add up to the program).
+  std::string parent;
 };
 
 struct ProgramTiming {
@@ -43,12 +51,21 @@ struct ProgramTiming {
   double flops_per_second = 0;
   double peak_flops_per_second = 0;
   double sum_of_op_seconds = 0;  // more than `seconds` when ops overlap
-  std::vector<OpTiming> ops;     // in program order
+  // In program order; a control-flow instruction's row is followed by the
+  // rows of what it ran (their `parent` names it).
+  std::vector<OpTiming> ops;
   LoweredProgram lowered;
   SimulationResult simulation;
+  // What the user should know about the timing: loops whose trip count was
+  // assumed, branches chosen without values, custom calls not costed.
+  std::vector<std::string> warnings;
+  // Custom-call targets without a cost rule, with their calls per run of
+  // the program (loops counted).
+  std::map<std::string, int64_t> unknown_custom_calls;
 };
 
-// Lowers and simulates an already compiled module.
+// Lowers and simulates an already compiled module: its entry computation,
+// and every while body, branch and callee it runs (control_flow_timing.h).
 absl::StatusOr<ProgramTiming> TimeCompiledModule(const HloModule& module, const ChipSpec& spec,
                                                  const LoweringOptions& options = {});
 
@@ -66,6 +83,7 @@ absl::StatusOr<CompilationResult> CompileForChip(std::unique_ptr<HloModule> modu
 
 // CompileForChip, then TimeCompiledModule.
 absl::StatusOr<TimedCompilation> CompileAndTime(std::unique_ptr<HloModule> module,
-                                                const ChipSpec& spec, CompileOptions options = {});
+                                                const ChipSpec& spec, CompileOptions options = {},
+                                                const LoweringOptions& lowering = {});
 
 }  // namespace systolic::device

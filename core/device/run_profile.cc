@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -87,6 +88,28 @@ trace::ProgramRecord ProgramRecordOf(const TimedProgram& timed) {
   return program;
 }
 
+// Loops, their iterations, branches and calls: a lane per core and nesting
+// depth ("core 0 / control flow 1"), under the core's units.
+void AddControlFlowLanes(trace::TimelinePlane& plane, const ChipSpec& spec,
+                         const std::vector<device::ControlFlowSpan>& spans) {
+  std::map<std::pair<int, int>, int32_t> line_of;  // (core, depth) -> line id
+  for (const device::ControlFlowSpan& span : spans) line_of.emplace(std::pair(span.core, span.depth), -1);
+  for (auto& [key, id] : line_of) {
+    id = plane.AddLine(absl::StrCat("core ", key.first, " / control flow ", key.second + 1),
+                       trace::LaneKind::kOther, key.first, -1)
+             .id();
+  }
+  for (const device::ControlFlowSpan& span : spans) {
+    std::vector<trace::Stat> stats = {plane.MakeStringStat("hlo_op", span.instruction),
+                                      plane.MakeIntStat("cycles", span.duration_cycles)};
+    if (span.repeated) stats.push_back(plane.MakeIntStat("repeated", 1));
+    plane.AddEvent(line_of.at({span.core, span.depth}),
+                   absl::StrCat(span.instruction, " ", span.label),
+                   CyclesToPs(spec, span.start_cycle), CyclesToPs(spec, span.duration_cycles),
+                   stats);
+  }
+}
+
 // The plane of device `chip` in one run of `program`: the run on the steps
 // lane and a lane per unit of each core (an ICI unit only when it ran
 // something).
@@ -122,6 +145,7 @@ void AddChipPlane(trace::Timeline& timeline, const ChipSpec& spec, const std::st
                      CyclesToPs(spec, e.duration_cycles), stats);
     }
   }
+  AddControlFlowLanes(plane, spec, timing.simulation.control_flow_spans);
 }
 
 // The devices whose planes the profile shows.
@@ -189,6 +213,11 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
         programs.size() > 1 ? absl::StrCat(name, " #", program.id) : name;
     run_of_program.emplace(program.id, TimelineOfOneRun(spec, slice, program, step_name));
     if (program.slice_timing) devices = std::max(devices, program.slice_timing->device_count());
+  }
+  for (const TimedProgram& program : programs) {
+    for (const std::string& warning : program.chip->warnings) {
+      p.info.notes.push_back(absl::StrCat(program.compilation->module->name(), ": ", warning));
+    }
   }
   if (devices > kMaxChipPlanes) {
     p.info.notes.push_back(absl::StrCat("the timeline shows the first ", kMaxChipPlanes, " of ",
@@ -271,15 +300,16 @@ absl::StatusOr<trace::Profile> ProfileWithProgress(const RunProgressCallback& pr
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
                                                     const ChipSpec& spec, int64_t steps,
                                                     const std::string& producer,
-                                                    const RunProgressCallback& progress) {
+                                                    const RunProgressCallback& progress,
+                                                    const LoweringOptions& lowering) {
   const SpmdDeviceCounts counts = RequiredDeviceCounts(module);
   if (const int64_t devices = counts.replicas * counts.partitions; devices > 1) {
     auto slice = SliceForDevices(spec, devices);
     if (!slice.ok()) return slice.status();
-    return CompileRunAndProfile(module, *slice, steps, producer, progress);
+    return CompileRunAndProfile(module, *slice, steps, producer, progress, lowering);
   }
   return ProfileWithProgress(
-      progress, [&] { return CompileAndTime(module.Clone(), spec); },
+      progress, [&] { return CompileAndTime(module.Clone(), spec, {}, lowering); },
       [&](const TimedCompilation& timed) {
         return ProfileOfRun(absl::StrCat(module.name(), " on ", spec.name()), spec,
                             timed.compilation, timed.timing, steps, producer);
@@ -288,9 +318,12 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
 
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, const Slice& slice,
                                                     int64_t steps, const std::string& producer,
-                                                    const RunProgressCallback& progress) {
+                                                    const RunProgressCallback& progress,
+                                                    const LoweringOptions& lowering) {
   return ProfileWithProgress(
-      progress, [&] { return CompileAndTimeOnSlice(module.Clone(), slice); },
+      progress, [&] {
+        return CompileAndTimeOnSlice(module.Clone(), slice, std::nullopt, {}, lowering);
+      },
       [&](const TimedSliceCompilation& timed) {
         return ProfileOfSliceRun(absl::StrCat(module.name(), " on ", slice.Name()), slice,
                                  timed.compilation, timed.timing, steps, producer);

@@ -81,11 +81,13 @@ using RunProgressCallback = std::function<bool(double fraction, absl::string_vie
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
                                                     const ChipSpec& spec, int64_t steps,
                                                     const std::string& producer,
-                                                    const RunProgressCallback& progress = {});
+                                                    const RunProgressCallback& progress = {},
+                                                    const LoweringOptions& lowering = {});
 
 // The same on the chips of `slice` (ProfileOfSliceRun).
 absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, const Slice& slice,
                                                     int64_t steps, const std::string& producer,
-                                                    const RunProgressCallback& progress = {});
+                                                    const RunProgressCallback& progress = {},
+                                                    const LoweringOptions& lowering = {});
 
 }  // namespace systolic::device

@@ -45,6 +45,18 @@ struct UnitLane {
   int64_t busy_cycles = 0;
 };
 
+// A stretch of a core's run inside control flow: a loop, one of its
+// iterations, a branch or a call.
+struct ControlFlowSpan {
+  int core = 0;
+  int depth = 0;  // 0: control flow of the program itself; +2 per nesting
+  std::string instruction;
+  std::string label;  // "loop ×32", "iteration 3", "iterations 9–32 (repeated)"
+  int64_t start_cycle = 0;
+  int64_t duration_cycles = 0;
+  bool repeated = false;  // stands for iterations not simulated one by one
+};
+
 struct CoreResult {
   int64_t cycles = 0;           // end of the core's last op
   int64_t peak_vmem_bytes = 0;
@@ -55,6 +67,7 @@ struct SimulationResult {
   double clock_hz = 0;
   std::vector<CoreResult> cores;
   std::vector<UnitLane> lanes;  // core-major, units in CoreUnits order
+  std::vector<ControlFlowSpan> control_flow_spans;
 
   double seconds() const { return clock_hz > 0 ? double(cycles) / clock_hz : 0; }
   const UnitLane* FindLane(int core, UnitId unit) const;

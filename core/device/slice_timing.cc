@@ -16,13 +16,14 @@ int64_t SliceTiming::StartCycleOf(const std::string& instruction) const {
 }
 
 absl::StatusOr<SliceTiming> TimeCompiledModuleOnSlice(const HloModule& module, const Slice& slice,
-                                                      std::optional<SpmdDeviceCounts> devices) {
+                                                      std::optional<SpmdDeviceCounts> devices,
+                                                      LoweringOptions lowering) {
   SliceTiming timing;
   timing.slice = slice.Name();
   timing.devices = devices ? *devices : RequiredDeviceCounts(module);
   SYSTOLIC_ASSIGN_OR_RETURN(timing.collectives,
                             TimeModuleCollectives(module, slice.topology, timing.devices));
-  LoweringOptions lowering;
+  lowering.collective_cycles.clear();
   const double clock = ClockHz(slice.spec);
   for (const CollectiveTiming& c : timing.collectives) {
     lowering.collective_cycles[c.instruction] = int64_t(std::ceil(c.seconds() * clock));
@@ -34,7 +35,8 @@ absl::StatusOr<SliceTiming> TimeCompiledModuleOnSlice(const HloModule& module, c
 absl::StatusOr<TimedSliceCompilation> CompileAndTimeOnSlice(std::unique_ptr<HloModule> module,
                                                             const Slice& slice,
                                                             std::optional<SpmdDeviceCounts> devices,
-                                                            CompileOptions options) {
+                                                            CompileOptions options,
+                                                            const LoweringOptions& lowering) {
   TimedSliceCompilation result;
   // The scheduler plans with the collective times the slice's timing gives.
   IciCollectiveCostModel ici(slice.topology, devices);
@@ -42,7 +44,7 @@ absl::StatusOr<TimedSliceCompilation> CompileAndTimeOnSlice(std::unique_ptr<HloM
   SYSTOLIC_ASSIGN_OR_RETURN(result.compilation,
                             CompileForChip(std::move(module), slice.spec, std::move(options)));
   SYSTOLIC_ASSIGN_OR_RETURN(
-      result.timing, TimeCompiledModuleOnSlice(*result.compilation.module, slice, devices));
+      result.timing, TimeCompiledModuleOnSlice(*result.compilation.module, slice, devices, lowering));
   return result;
 }
 

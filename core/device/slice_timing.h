@@ -32,9 +32,10 @@ struct SliceTiming {
 
 // `devices` defaults to what the module needs (RequiredDeviceCounts).
 // Errors: more devices than the slice has chips, and those of lowering.
+// `lowering`'s collective times are replaced by the slice's.
 absl::StatusOr<SliceTiming> TimeCompiledModuleOnSlice(
     const HloModule& module, const Slice& slice,
-    std::optional<SpmdDeviceCounts> devices = std::nullopt);
+    std::optional<SpmdDeviceCounts> devices = std::nullopt, LoweringOptions lowering = {});
 
 struct TimedSliceCompilation {
   CompilationResult compilation;
@@ -43,6 +44,7 @@ struct TimedSliceCompilation {
 
 absl::StatusOr<TimedSliceCompilation> CompileAndTimeOnSlice(
     std::unique_ptr<HloModule> module, const Slice& slice,
-    std::optional<SpmdDeviceCounts> devices = std::nullopt, CompileOptions options = {});
+    std::optional<SpmdDeviceCounts> devices = std::nullopt, CompileOptions options = {},
+    const LoweringOptions& lowering = {});
 
 }  // namespace systolic::device

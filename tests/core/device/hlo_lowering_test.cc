@@ -242,7 +242,7 @@ ENTRY main {
   ASSERT_TRUE(timing.ok()) << timing.status();
   bool found = false;
   for (const DeviceOp& op : timing->lowered.program.cores[0].ops()) {
-    found |= op.name == "c/unmodelled custom call" && std::holds_alternative<FixedWork>(op.work);
+    found |= op.name == "c/unmodelled custom call foo" && std::holds_alternative<FixedWork>(op.work);
   }
   EXPECT_TRUE(found);
 }
