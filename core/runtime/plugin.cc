@@ -110,8 +110,15 @@ absl::Status Plugin::ToStatus(SYSTOLIC_Error* error) const {
 }
 
 absl::StatusOr<Plugin*> Plugin::Open(const std::string& path, const std::string& name) {
-  // RTLD_LOCAL: each plugin keeps its own copy of the core to itself.
-  void* handle = dlmopen(LM_ID_NEWLM, path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // One link-map namespace for the host and every plugin: a single libc (one
+  // malloc, one thread library), libstdc++, abseil and protobuf. A plugin
+  // keeps its own copy of the core private because it is linked to export
+  // only its entry point and to bind its symbols to itself (version script,
+  // -Bsymbolic, --exclude-libs); the generated protobuf messages, which must
+  // register once per process, live in the shared systolic_protos that host
+  // and plugins both link. RTLD_LOCAL keeps the plugin's symbols out of the
+  // global scope, so the next plugin loaded cannot bind to them.
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     return absl::NotFoundError(absl::StrCat("cannot load plugin ", path, ": ", dlerror()));
   }

@@ -50,11 +50,9 @@ TEST(RuntimeBackendTest, MlpDdpOnTheCpuPlugin) {
 }
 
 // The plugin partitions the SPMD program; the backend cuts each whole value
-// into the 16 devices' shards and puts the results back together.
-// Disabled: run under load (two copies at once) it corrupts the heap in
-// about one run in twenty (a glibc malloc assertion inside the cpu plugin's
-// 16-device execution); it passes alone. Open bug, not yet found.
-TEST(RuntimeBackendTest, DISABLED_MlpSpmdOnTheCpuPlugin) {
+// into the 16 devices' shards and puts the results back together. Two
+// copies at once, repeatedly: the ctest entry runtime.stress.mlp_spmd_cpu_plugin_pair.
+TEST(RuntimeBackendTest, MlpSpmdOnTheCpuPlugin) {
 #ifndef SYSTOLIC_LAZY_HAVE_RUNTIME
   GTEST_SKIP() << "the runtime is not part of this build";
 #else
