@@ -51,6 +51,19 @@ void ExpectRoundTrip(const std::vector<T>& values) {
   }
 }
 
+// Appends `n` values of T made of random bits (of the same width, Bits).
+template <typename Bits, typename T>
+void AppendRandomBitPatterns(int n, std::vector<T>& values) {
+  static_assert(sizeof(Bits) == sizeof(T));
+  std::mt19937_64 rng(sizeof(T));
+  for (int i = 0; i < n; ++i) {
+    const Bits bits = Bits(rng());
+    T v;
+    std::memcpy(&v, &bits, sizeof(v));
+    values.push_back(v);
+  }
+}
+
 TEST(ShortestFloatText, F32RoundTripsIncludingSpecialValues) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> values = {0.0f, -0.0f, 0.1f, -2.5f, 1.0f / 3.0f, 1e10f, 3.4028235e38f,
@@ -59,13 +72,7 @@ TEST(ShortestFloatText, F32RoundTripsIncludingSpecialValues) {
                                -std::numeric_limits<float>::denorm_min(), 1.17549421e-38f,
                                inf, -inf, std::numeric_limits<float>::quiet_NaN(),
                                -std::numeric_limits<float>::quiet_NaN()};
-  std::mt19937 rng(7);
-  for (int i = 0; i < 20000; ++i) {
-    uint32_t bits = rng();
-    float f;
-    std::memcpy(&f, &bits, sizeof(f));
-    values.push_back(f);
-  }
+  AppendRandomBitPatterns<uint32_t>(20000, values);
   ExpectRoundTrip(values);
 }
 
@@ -76,13 +83,7 @@ TEST(ShortestFloatText, F64RoundTripsIncludingSpecialValues) {
                                 std::numeric_limits<double>::denorm_min(),
                                 -std::numeric_limits<double>::denorm_min(), inf, -inf,
                                 std::numeric_limits<double>::quiet_NaN()};
-  std::mt19937_64 rng(11);
-  for (int i = 0; i < 20000; ++i) {
-    uint64_t bits = rng();
-    double d;
-    std::memcpy(&d, &bits, sizeof(d));
-    values.push_back(d);
-  }
+  AppendRandomBitPatterns<uint64_t>(20000, values);
   ExpectRoundTrip(values);
 }
 
