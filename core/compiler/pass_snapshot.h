@@ -43,7 +43,15 @@ struct ModuleCounts {
 // What a snapshot holds about the module itself. Consecutive snapshots
 // share it when a pass leaves the module unchanged.
 struct ModuleState {
+  // The module in HLO text, with large constants printed as `{...}` (their
+  // values would make every snapshot as large as the weights); see
+  // FullLiteralText for a constant's values.
   std::string hlo_text;
+  // Equal for two states whose entry computations compute the same thing
+  // (InstructionRecord::structural_hash of the entry's root, constants by
+  // their values): two stages that differ only in a large constant's values
+  // print the same text but have different hashes.
+  uint64_t structural_hash = 0;
   ModuleCounts counts;
   std::vector<InstructionRecord> instructions;  // in print order (callees first)
 

@@ -80,6 +80,15 @@ class HloLexer {
     return text_.substr(start, pos_ - start);
   }
 
+  // The text from the next significant character on, for a caller that
+  // scans a token itself (a number read in place with std::from_chars);
+  // Advance(n) then consumes n characters of it, none of them a newline.
+  absl::string_view Remaining() {
+    SkipWhitespace();
+    return text_.substr(pos_);
+  }
+  void Advance(size_t n) { pos_ += n; }
+
   Location location();  // of the next significant character
   Location raw_location() const;  // of the cursor, without skipping
   // An error at `where`: "file:line:col: message\n<line>\n<caret>".

@@ -1,8 +1,12 @@
 #include "core/hlo/hlo_parser.h"
 
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <system_error>
+#include <type_traits>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/inlined_vector.h"
@@ -267,6 +271,10 @@ class HloParserImpl {
   absl::StatusOr<Literal> ParseLiteral(const Shape& shape);
   absl::Status ParseArrayLiteral(Literal* literal, int64_t dim, int64_t* linear, bool* elided);
   absl::Status ParseLiteralElement(Literal* literal, int64_t linear);
+  // Reads a decimal number ([-]digits[.digits][e[+-]digits]) at the cursor
+  // into `value`; false, consuming nothing, for any other text.
+  template <typename F>
+  bool ReadDecimalInPlace(F* value);
   absl::StatusOr<HloSharding> ParseSharding();
   absl::StatusOr<HloSharding> ParseSingleSharding();
   absl::StatusOr<TileAssignment> ParseTileAssignment(bool allow_explicit);
@@ -1380,6 +1388,45 @@ absl::Status HloParserImpl::ParseLayout(Shape* shape) {
 
 // --- Literals -----------------------------------------------------------------
 
+namespace {
+
+// The value of a number's text as the lexer scans it ("-1.5e3", "+2",
+// "-inf", "nan", "0x1p3"); false when the text is not all one number.
+// std::from_chars: no locale, no copy, correctly rounded to F once.
+template <typename F>
+bool ParseFloatText(absl::string_view text, F* value) {
+  absl::string_view body = text;
+  const bool negative = !body.empty() && body[0] == '-';
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) body.remove_prefix(1);
+  F v;
+  if (body == "nan") {
+    v = std::numeric_limits<F>::quiet_NaN();
+  } else if (body == "inf") {
+    v = std::numeric_limits<F>::infinity();
+  } else {
+    const char* end = body.data() + body.size();
+    std::from_chars_result r{};
+    if (body.size() > 2 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X')) {
+      r = std::from_chars(body.data() + 2, end, v, std::chars_format::hex);
+    } else {
+      r = std::from_chars(body.data(), end, v);
+    }
+    if (r.ec == std::errc::result_out_of_range) {
+      // Too large: infinity; too small: zero (what strtod gives).
+      std::string s(body);
+      v = std::is_same_v<F, float> ? F(std::strtof(s.c_str(), nullptr))
+                                   : F(std::strtod(s.c_str(), nullptr));
+    } else if (r.ec != std::errc() || r.ptr != end) {
+      return false;
+    }
+  }
+  *value = negative ? -v : v;
+  return true;
+}
+
+}  // namespace
+
+
 absl::StatusOr<Literal> HloParserImpl::ParseLiteral(const Shape& shape) {
   if (shape.IsTuple()) {
     // Tuple literals: ( a, b ), possibly with element shapes in old text.
@@ -1428,6 +1475,8 @@ absl::Status HloParserImpl::ParseArrayLiteral(Literal* literal, int64_t dim, int
   }
   if (dim == shape.rank()) return ParseLiteralElement(literal, (*linear)++);
   SYSTOLIC_RETURN_IF_ERROR(lex_.Expect('{', "to open a dimension of the constant"));
+  float* f32_values =
+      shape.element_type() == F32 ? static_cast<float*>(literal->untyped_data()) : nullptr;
   int64_t count = 0;
   if (lex_.Peek() != '}') {
     do {
@@ -1437,7 +1486,12 @@ absl::Status HloParserImpl::ParseArrayLiteral(Literal* literal, int64_t dim, int
                                               shape.ToString()));
       }
       if (dim + 1 == shape.rank()) {
-        SYSTOLIC_RETURN_IF_ERROR(ParseLiteralElement(literal, (*linear)++));
+        // The common element of a large constant, an f32 decimal, read in
+        // place; anything else through ParseLiteralElement.
+        if (f32_values == nullptr || !ReadDecimalInPlace(&f32_values[*linear])) {
+          SYSTOLIC_RETURN_IF_ERROR(ParseLiteralElement(literal, *linear));
+        }
+        ++*linear;
       } else {
         SYSTOLIC_RETURN_IF_ERROR(ParseArrayLiteral(literal, dim + 1, linear, elided));
       }
@@ -1451,6 +1505,22 @@ absl::Status HloParserImpl::ParseArrayLiteral(Literal* literal, int64_t dim, int
                                           shape.dimensions(dim)));
   }
   return absl::OkStatus();
+}
+
+template <typename F>
+bool HloParserImpl::ReadDecimalInPlace(F* value) {
+  const absl::string_view rest = lex_.Remaining();
+  const char* begin = rest.data();
+  const char* end = begin + rest.size();
+  const char* digits = begin != end && *begin == '-' ? begin + 1 : begin;
+  if (digits == end || !((*digits >= '0' && *digits <= '9') || *digits == '.')) return false;
+  F v;
+  const std::from_chars_result r = std::from_chars(begin, end, v);
+  // What follows must end the number ("0x1F" and "1.5.2" are not decimals).
+  if (r.ec != std::errc() || (r.ptr != end && HloLexer::IsNameChar(*r.ptr))) return false;
+  lex_.Advance(size_t(r.ptr - begin));
+  *value = v;
+  return true;
 }
 
 absl::Status HloParserImpl::ParseLiteralElement(Literal* literal, int64_t linear) {
@@ -1471,14 +1541,8 @@ absl::Status HloParserImpl::ParseLiteralElement(Literal* literal, int64_t linear
   auto parse_real = [&](absl::string_view what) -> absl::StatusOr<double> {
     Location w = lex_.location();
     SYSTOLIC_ASSIGN_OR_RETURN(absl::string_view text, lex_.ParseNumberText(what));
-    std::string s(text);
-    bool negative = !s.empty() && s[0] == '-';
-    absl::string_view body = negative || (!s.empty() && s[0] == '+') ? text.substr(1) : text;
-    if (body == "nan") return negative ? -std::nan("") : std::nan("");
-    if (body == "inf") return negative ? -INFINITY : INFINITY;
-    char* end = nullptr;
-    double v = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size()) return lex_.Error(w, absl::StrCat("bad number '", text, "'"));
+    double v;
+    if (!ParseFloatText(text, &v)) return lex_.Error(w, absl::StrCat("bad number '", text, "'"));
     return v;
   };
   if (primitive_util::IsComplexType(type)) {
@@ -1491,28 +1555,23 @@ absl::Status HloParserImpl::ParseLiteralElement(Literal* literal, int64_t linear
     return absl::OkStatus();
   }
   if (primitive_util::IsFloatingPointType(type)) {
-    SYSTOLIC_ASSIGN_OR_RETURN(absl::string_view text, lex_.ParseNumberText("a number"));
-    std::string s(text);
-    bool negative = !s.empty() && s[0] == '-';
-    absl::string_view body = negative || (!s.empty() && s[0] == '+') ? text.substr(1) : text;
-    if (body == "nan" || body == "inf") {
-      double v = body == "nan" ? std::nan("") : INFINITY;
-      literal->SetFromDouble(linear, negative ? -v : v);
+    // Most elements of a large constant are plain decimals: read them in
+    // place (f32 arrays do so in ParseArrayLiteral). Anything else (inf,
+    // nan, hex, '+', out of range, a malformed number) takes the general
+    // path below.
+    if (double v; type != F32 && ReadDecimalInPlace(&v)) {
+      literal->SetFromDouble(linear, v);
       return absl::OkStatus();
     }
-    char* end = nullptr;
+    SYSTOLIC_ASSIGN_OR_RETURN(absl::string_view text, lex_.ParseNumberText("a number"));
     if (type == F32) {
       // Read f32 directly so the decimal text rounds once.
-      float v = std::strtof(s.c_str(), &end);
-      if (end != s.c_str() + s.size()) {
-        return lex_.Error(where, absl::StrCat("bad number '", text, "'"));
-      }
+      float v;
+      if (!ParseFloatText(text, &v)) return lex_.Error(where, absl::StrCat("bad number '", text, "'"));
       literal->data<float>()[linear] = v;
     } else {
-      double v = std::strtod(s.c_str(), &end);
-      if (end != s.c_str() + s.size()) {
-        return lex_.Error(where, absl::StrCat("bad number '", text, "'"));
-      }
+      double v;
+      if (!ParseFloatText(text, &v)) return lex_.Error(where, absl::StrCat("bad number '", text, "'"));
       literal->SetFromDouble(linear, v);
     }
     return absl::OkStatus();

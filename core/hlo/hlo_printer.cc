@@ -7,6 +7,8 @@
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_instruction.h"
 #include "core/hlo/hlo_module.h"
+#include "core/hlo/hlo_print_options.h"
+#include "core/hlo/literal_text.h"
 
 namespace systolic {
 namespace {
@@ -335,7 +337,37 @@ void AppendOpcodeAttributes(const HloInstruction& instr, std::string* out) {
   }
 }
 
+// A constant's value; with `max_elements` not negative, an array of more
+// elements prints as `{...}` (a tuple element by element, so the parser
+// still finds its parentheses).
+void AppendLiteralValue(const Literal& literal, int64_t max_elements, std::string* out) {
+  if (literal.shape().IsTuple()) {
+    out->push_back('(');
+    for (int64_t i = 0; i < literal.tuple_size(); ++i) {
+      if (i) out->append(", ");
+      AppendLiteralValue(literal.tuple_element(i), max_elements, out);
+    }
+    out->push_back(')');
+    return;
+  }
+  if (max_elements >= 0 && literal.shape().IsArray() && literal.shape().rank() > 0 &&
+      literal.element_count() > max_elements) {
+    out->append("{...}");
+    return;
+  }
+  AppendLiteralText(literal, out);
+}
+
 }  // namespace
+
+std::string FullLiteralText(const HloInstruction& instruction) {
+  if (!instruction.has_literal()) return "";
+  const Literal& literal = instruction.literal();
+  std::string out = literal.shape().ToString();
+  out.push_back(' ');
+  AppendLiteralValue(literal, /*max_elements=*/-1, &out);
+  return out;
+}
 
 std::string HloInstruction::OperandsToString() const {
   std::string out;
@@ -345,7 +377,7 @@ std::string HloInstruction::OperandsToString() const {
 
 void HloInstruction::AppendOperandsTo(std::string* out) const {
   if (opcode_ == HloOpcode::kConstant && has_literal()) {
-    out->append(literal().ToStringWithoutShape());
+    AppendLiteralValue(literal(), /*max_elements=*/-1, out);
     return;
   }
   if (opcode_ == HloOpcode::kParameter) {
@@ -393,12 +425,21 @@ std::string HloInstruction::ToString() const {
 }
 
 void HloInstruction::AppendTo(std::string* out) const {
-  absl::StrAppend(out, IsRoot() ? "ROOT %" : "%", name_, " = ");
-  shape_.AppendTo(out, /*print_layout=*/true);
-  absl::StrAppend(out, " ", HloOpcodeString(opcode_), "(");
-  AppendOperandsTo(out);
+  AppendInstructionText(*this, HloPrintOptions::Full(), out);
+}
+
+void AppendInstructionText(const HloInstruction& instr, const HloPrintOptions& options,
+                           std::string* out) {
+  absl::StrAppend(out, instr.IsRoot() ? "ROOT %" : "%", instr.name(), " = ");
+  instr.shape().AppendTo(out, /*print_layout=*/true);
+  absl::StrAppend(out, " ", HloOpcodeString(instr.opcode()), "(");
+  if (instr.opcode() == HloOpcode::kConstant && instr.has_literal()) {
+    AppendLiteralValue(instr.literal(), options.max_constant_elements, out);
+  } else {
+    instr.AppendOperandsTo(out);
+  }
   out->push_back(')');
-  AppendAttributesTo(out);
+  instr.AppendAttributesTo(out);
 }
 
 std::string HloComputation::ToString() const {
@@ -408,31 +449,36 @@ std::string HloComputation::ToString() const {
 }
 
 void HloComputation::AppendTo(std::string* out, const InstructionPrinted& on_printed) const {
-  absl::StrAppend(out, "%", name(), " (");
+  AppendComputationText(*this, HloPrintOptions::Full(), out, on_printed);
+}
+
+void AppendComputationText(const HloComputation& computation, const HloPrintOptions& options,
+                           std::string* out, const InstructionPrinted& on_printed) {
+  absl::StrAppend(out, "%", computation.name(), " (");
   bool first = true;
-  for (const HloInstruction* p : parameters_) {
+  for (const HloInstruction* p : computation.parameter_instructions()) {
     if (!p) continue;
     absl::StrAppend(out, first ? "" : ", ", p->name(), ": ");
     p->shape().AppendTo(out, /*print_layout=*/true);
     first = false;
   }
   out->append(") -> ");
-  if (root_) {
-    root_->shape().AppendTo(out, /*print_layout=*/true);
+  if (const HloInstruction* root = computation.root_instruction()) {
+    root->shape().AppendTo(out, /*print_layout=*/true);
   } else {
     out->append("()");
   }
   out->append(" {\n");
-  for (const HloInstruction* instr : PrintOrder()) {
+  for (const HloInstruction* instr : computation.PrintOrder()) {
     out->append("  ");
-    instr->AppendTo(out);
+    AppendInstructionText(*instr, options, out);
     out->push_back('\n');
     if (on_printed) on_printed(*instr);
   }
   out->append("}");
   // XLA writes a non-main execution thread after the body.
-  if (execution_thread_ != "main") {
-    absl::StrAppend(out, ", execution_thread=", QuoteString(execution_thread_));
+  if (computation.execution_thread() != "main") {
+    absl::StrAppend(out, ", execution_thread=", QuoteString(computation.execution_thread()));
   }
   out->push_back('\n');
 }
@@ -472,27 +518,50 @@ std::string HloModule::ToString() const {
   return out;
 }
 
-void HloModule::AppendTo(std::string* out_ptr, const InstructionPrinted& on_printed) const {
+void HloModule::AppendTo(std::string* out, const InstructionPrinted& on_printed) const {
+  AppendModuleText(*this, HloPrintOptions::Full(), out, on_printed);
+}
+
+std::string ModuleText(const HloModule& module, const HloPrintOptions& options) {
+  std::string out;
+  AppendModuleText(module, options, &out);
+  return out;
+}
+
+void AppendModuleText(const HloModule& module, const HloPrintOptions& options,
+                      std::string* out_ptr, const InstructionPrinted& on_printed) {
   std::string& out = *out_ptr;
-  absl::StrAppend(&out, "HloModule ", name_);
-  if (is_scheduled_) out += ", is_scheduled=true";
-  if (entry_layout_) absl::StrAppend(&out, ", entry_computation_layout=", EntryLayoutToString(*entry_layout_));
-  if (!aliases_.empty()) absl::StrAppend(&out, ", input_output_alias=", AliasesToString(aliases_));
-  if (!donors_.empty()) absl::StrAppend(&out, ", buffer_donor=", DonorsToString(donors_));
-  for (const auto& [key, value] : raw_attributes_) absl::StrAppend(&out, ", ", key, "=", value);
-  if (replica_count_ != 1) absl::StrAppend(&out, ", replica_count=", replica_count_);
-  if (num_partitions_ != 1) absl::StrAppend(&out, ", num_partitions=", num_partitions_);
-  if (!frontend_attributes_.empty()) {
-    absl::StrAppend(&out, ", frontend_attributes=", FrontendAttributesToString(frontend_attributes_));
+  absl::StrAppend(&out, "HloModule ", module.name());
+  if (module.is_scheduled()) out += ", is_scheduled=true";
+  if (module.has_entry_computation_layout()) {
+    absl::StrAppend(&out, ", entry_computation_layout=",
+                    EntryLayoutToString(module.entry_computation_layout()));
+  }
+  if (!module.input_output_aliases().empty()) {
+    absl::StrAppend(&out, ", input_output_alias=", AliasesToString(module.input_output_aliases()));
+  }
+  if (!module.buffer_donors().empty()) {
+    absl::StrAppend(&out, ", buffer_donor=", DonorsToString(module.buffer_donors()));
+  }
+  for (const auto& [key, value] : module.raw_attributes()) {
+    absl::StrAppend(&out, ", ", key, "=", value);
+  }
+  if (module.replica_count() != 1) absl::StrAppend(&out, ", replica_count=", module.replica_count());
+  if (module.num_partitions() != 1) {
+    absl::StrAppend(&out, ", num_partitions=", module.num_partitions());
+  }
+  if (!module.frontend_attributes().empty()) {
+    absl::StrAppend(&out, ", frontend_attributes=",
+                    FrontendAttributesToString(module.frontend_attributes()));
   }
   out += "\n";
   // About 70 bytes a line: one allocation instead of a doubling series
   // over a large module's megabytes.
-  out.reserve(out.size() + size_t(instruction_count()) * 80);
-  for (const HloComputation* c : MakeComputationPostOrder()) {
+  out.reserve(out.size() + size_t(module.instruction_count()) * 80);
+  for (const HloComputation* c : module.MakeComputationPostOrder()) {
     out += "\n";
-    if (c == entry_) out += "ENTRY ";
-    c->AppendTo(&out, on_printed);
+    if (c == module.entry_computation()) out += "ENTRY ";
+    AppendComputationText(*c, options, &out, on_printed);
   }
 }
 

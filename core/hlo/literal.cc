@@ -1,11 +1,15 @@
 #include "core/hlo/literal.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <type_traits>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "core/hlo/element_convert.h"
+#include "core/hlo/literal_text.h"
 
 namespace systolic {
 
@@ -213,47 +217,45 @@ absl::StatusOr<Literal> Literal::Broadcast(const Shape& shape) const {
 
 namespace {
 
-template <typename Narrow>
-bool RoundTrips(const char* text, double value) {
-  double parsed = std::strtod(text, nullptr);
-  return static_cast<double>(static_cast<float>(Narrow(static_cast<float>(parsed)))) == value;
-}
-
-std::string FormatWithPrecision(double value, int precision) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
-  return buffer;
+// Shortest text of `value` for an array of `type`, written at `out` (64
+// bytes are enough); returns the end. The parser reads it back bit for bit.
+char* WriteRoundTripFloat(char* out, char* end, double value, PrimitiveType type) {
+  auto put = [&](absl::string_view s) {
+    std::memcpy(out, s.data(), s.size());
+    return out + s.size();
+  };
+  if (std::isnan(value)) return put(std::signbit(value) ? "-nan" : "nan");
+  if (std::isinf(value)) return put(value < 0 ? "-inf" : "inf");
+  if (type == F64 || type == C128) return std::to_chars(out, end, value).ptr;
+  if (type == F32 || type == C64) return std::to_chars(out, end, static_cast<float>(value)).ptr;
+  // Narrow floats (bf16, f16, f8, ...) hold few digits: the fewest
+  // significant digits of the value as a float that read back, the way the
+  // parser reads them (decimal -> double -> float -> narrow), to the same
+  // narrow value. Every narrow value is exact as a float.
+  const float f = static_cast<float>(value);
+  return ArrayTypeSwitch(type, [&](auto tag) -> char* {
+    using T = typename decltype(tag)::Native;
+    if constexpr (kIsFloat<T> && !std::is_same_v<T, float> && !std::is_same_v<T, double>) {
+      const T narrow(f);
+      for (int precision = 1; precision <= 9; ++precision) {
+        char* p = std::to_chars(out, end, f, std::chars_format::general, precision).ptr;
+        double parsed = 0;
+        std::from_chars(out, p, parsed);
+        const T back(static_cast<float>(parsed));
+        if (std::memcmp(&back, &narrow, sizeof(T)) == 0) return p;
+      }
+    }
+    // The shortest text of the float (never reached for today's narrow
+    // types, whose values all read back with at most 9 digits).
+    return std::to_chars(out, end, f).ptr;
+  });
 }
 
 }  // namespace
 
 std::string RoundTripFloatToString(double value, PrimitiveType type) {
-  if (std::isnan(value)) return std::signbit(value) ? "-nan" : "nan";
-  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
   char buffer[64];
-  if (type == F64 || type == C128) {
-    auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
-    return std::string(buffer, result.ptr);
-  }
-  if (type == F32 || type == C64) {
-    auto result = std::to_chars(buffer, buffer + sizeof(buffer), static_cast<float>(value));
-    return std::string(buffer, result.ptr);
-  }
-  // Narrow floats: the fewest significant digits that read back to the same
-  // narrow value.
-  for (int precision = 1; precision < 10; ++precision) {
-    std::string text = FormatWithPrecision(value, precision);
-    bool ok = ArrayTypeSwitch(type, [&](auto tag) {
-      using T = typename decltype(tag)::Native;
-      if constexpr (kIsFloat<T> && !std::is_same_v<T, float> && !std::is_same_v<T, double>) {
-        return RoundTrips<T>(text.c_str(), value);
-      } else {
-        return true;
-      }
-    });
-    if (ok) return text;
-  }
-  return FormatWithPrecision(value, 9);
+  return std::string(buffer, WriteRoundTripFloat(buffer, buffer + sizeof(buffer), value, type));
 }
 
 std::string Literal::ElementToString(int64_t i) const {
@@ -275,38 +277,109 @@ std::string Literal::ElementToString(int64_t i) const {
 
 namespace {
 
-// Appends the nested braces of dimensions [dim, rank) starting at `*linear`.
-void AppendNested(const Literal& l, int64_t dim, int64_t* linear, std::string* out) {
-  const Shape& s = l.shape();
-  if (dim == s.rank()) {
-    *out += l.ElementToString((*linear)++);
-    return;
+// Writes the nested braces of dimensions [dim, rank) of an array at `p`,
+// element `*linear` on; `one(p, i)` writes element i at p and returns the end.
+template <typename WriteOne>
+char* WriteNested(const Shape& s, int64_t dim, int64_t* linear, char* p, const WriteOne& one) {
+  *p++ = '{';
+  const int64_t n = s.dimensions(dim);
+  const bool innermost = dim + 1 == s.rank();
+  for (int64_t i = 0; i < n; ++i) {
+    if (i) {
+      *p++ = ',';
+      *p++ = ' ';
+    }
+    p = innermost ? one(p, (*linear)++) : WriteNested(s, dim + 1, linear, p, one);
   }
-  *out += "{";
-  for (int64_t i = 0; i < s.dimensions(dim); ++i) {
-    if (i) *out += ", ";
-    AppendNested(l, dim + 1, linear, out);
+  *p++ = '}';
+  return p;
+}
+
+// Appends the array `literal` (rank > 0) with WriteNested: the room for the
+// longest text, `max_element` characters an element, is made once and
+// written in place, then cut to what was written.
+template <typename WriteOne>
+void AppendArray(const Literal& literal, size_t max_element, std::string* out,
+                 const WriteOne& one) {
+  const Shape& shape = literal.shape();
+  // Brace pairs: one per sub-array of every level; each has a separator.
+  size_t pairs = 0, rows = 1;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    pairs += rows;
+    rows *= size_t(shape.dimensions(d));
   }
-  *out += "}";
+  const size_t start = out->size();
+  out->resize(start + size_t(literal.element_count()) * (max_element + 2) + pairs * 4);
+  int64_t linear = 0;
+  char* end = WriteNested(shape, 0, &linear, out->data() + start, one);
+  out->resize(size_t(end - out->data()));
 }
 
 }  // namespace
 
 std::string Literal::ToStringWithoutShape() const {
-  if (shape_.IsTuple()) {
-    std::string out = "(";
-    for (size_t i = 0; i < elements_.size(); ++i) {
-      if (i) out += ", ";
-      out += elements_[i].ToStringWithoutShape();
-    }
-    return out + ")";
-  }
-  if (!shape_.IsArray()) return shape_.ToString();
-  if (shape_.rank() == 0) return ElementToString(0);
   std::string out;
-  int64_t linear = 0;
-  AppendNested(*this, 0, &linear, &out);
+  AppendLiteralText(*this, &out);
   return out;
+}
+
+void AppendLiteralText(const Literal& literal, std::string* out) {
+  const Shape& shape = literal.shape();
+  if (shape.IsTuple()) {
+    out->push_back('(');
+    for (int64_t i = 0; i < literal.tuple_size(); ++i) {
+      if (i) out->append(", ");
+      AppendLiteralText(literal.tuple_element(i), out);
+    }
+    out->push_back(')');
+    return;
+  }
+  if (!shape.IsArray()) {
+    out->append(shape.ToString());
+    return;
+  }
+  if (shape.rank() == 0) {
+    out->append(literal.ElementToString(0));
+    return;
+  }
+  // One type dispatch for the array, then each element written in place:
+  // no string per element.
+  const PrimitiveType type = literal.element_type();
+  ArrayTypeSwitch(type, [&](auto tag) {
+    using T = typename decltype(tag)::Native;
+    const T* values = literal.data<T>().data();
+    if constexpr (kIsFloat<T>) {
+      // The shortest text of a double is at most 24 characters, of a float
+      // (which also holds every narrower type's) 15.
+      constexpr size_t kMax = std::is_same_v<T, double> ? 24 : 15;
+      AppendArray(literal, kMax, out, [&](char* p, int64_t i) {
+        const double v = static_cast<double>(static_cast<WideType<T>>(values[i]));
+        return WriteRoundTripFloat(p, p + kMax, v, type);
+      });
+    } else if constexpr (kIsIntegral<T>) {
+      constexpr size_t kMax = 20;  // -9223372036854775808
+      AppendArray(literal, kMax, out, [&](char* p, int64_t i) {
+        return std::to_chars(p, p + kMax, static_cast<WideType<T>>(values[i])).ptr;
+      });
+    } else {
+      // pred and complex: rare as large constants.
+      std::string texts;
+      std::vector<size_t> ends;
+      for (int64_t i = 0; i < literal.element_count(); ++i) {
+        texts += literal.ElementToString(i);
+        ends.push_back(texts.size());
+      }
+      size_t longest = 0;
+      for (size_t i = 0; i < ends.size(); ++i) {
+        longest = std::max(longest, ends[i] - (i ? ends[i - 1] : 0));
+      }
+      AppendArray(literal, longest, out, [&](char* p, int64_t i) {
+        const size_t from = i ? ends[size_t(i) - 1] : 0;
+        std::memcpy(p, texts.data() + from, ends[size_t(i)] - from);
+        return p + (ends[size_t(i)] - from);
+      });
+    }
+  });
 }
 
 std::string Literal::ToString() const {

@@ -2,6 +2,7 @@
 
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_module.h"
+#include "core/hlo/hlo_print_options.h"
 
 namespace systolic::trace {
 
@@ -11,7 +12,8 @@ ModuleSnapshot SnapshotModule(const HloModule& module, absl::string_view pass_na
   snapshot.pass_name = std::string(pass_name);
   snapshot.pass_duration_ns = pass_duration_ns;
   snapshot.changed = changed;
-  snapshot.hlo_text = module.ToString();
+  // Large constants print as `{...}`, as in the compiler's snapshots.
+  snapshot.hlo_text = ModuleText(module, HloPrintOptions::WithoutLargeConstants());
   snapshot.instruction_count = module.instruction_count();
   snapshot.computation_count = module.computation_count();
   for (const HloComputation* computation : module.MakeComputationPostOrder()) {

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "core/hlo/hlo_parser.h"
+#include "core/hlo/hlo_verifier.h"
 
 namespace systolic::bench {
 namespace {
@@ -87,6 +89,30 @@ int RunBenchmarksAndReportRatios(int argc, char** argv) {
                 lower_better ? "<=" : ">=", r.goal, ok ? "ok" : "MISSED");
   }
   return 0;
+}
+
+void ParseAndVerifyText(benchmark::State& state, const std::string& text) {
+  if (text.empty()) {
+    state.SkipWithError("module not available (corpus missing?)");
+    return;
+  }
+  for (auto _ : state) {
+    auto module = ParseAndReturnUnverifiedModule(text);
+    if (!module.ok()) {
+      state.SkipWithError(std::string(module.status().message()).c_str());
+      return;
+    }
+    absl::Status verified = VerifyHloModule(**module);
+    if (!verified.ok()) {
+      state.SkipWithError(std::string(verified.message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(module);
+    state.PauseTiming();  // freeing the module is neither parsing nor verifying
+    module->reset();
+    state.ResumeTiming();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(text.size()));
 }
 
 std::optional<std::string> CorpusDir() {

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "benchmark/benchmark.h"
+
 namespace systolic::bench {
 
 enum class Metric {
@@ -24,6 +26,11 @@ void DeclareRatio(const std::string& label, const std::string& target,
 // Runs the benchmarks (console output as usual), then prints one line per
 // declared ratio: `RATIO label: 0.93 (goal >= 0.80) ok`. Returns 0.
 int RunBenchmarksAndReportRatios(int argc, char** argv);
+
+// The benchmark loop of parsing `text` and verifying the module (freeing it
+// is not timed); bytes per second are the text's. Skips when `text` is empty
+// (a corpus file not found) or does not parse and verify.
+void ParseAndVerifyText(benchmark::State& state, const std::string& text);
 
 // The corpus folder, if present (env SYSTOLIC_CORPUS_DIR or the default).
 std::optional<std::string> CorpusDir();

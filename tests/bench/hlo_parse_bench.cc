@@ -66,27 +66,7 @@ const std::string& Generated100k() {
 }
 
 void ParseAndVerify(benchmark::State& state, const std::string& text) {
-  if (text.empty()) {
-    state.SkipWithError("corpus not found");
-    return;
-  }
-  for (auto _ : state) {
-    auto module = ParseAndReturnUnverifiedModule(text);
-    if (!module.ok()) {
-      state.SkipWithError(std::string(module.status().message()).c_str());
-      return;
-    }
-    absl::Status verified = VerifyHloModule(**module);
-    if (!verified.ok()) {
-      state.SkipWithError(std::string(verified.message()).c_str());
-      return;
-    }
-    benchmark::DoNotOptimize(module);
-    state.PauseTiming();  // freeing the module is neither parsing nor verifying
-    module->reset();
-    state.ResumeTiming();
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(text.size()));
+  bench::ParseAndVerifyText(state, text);
 }
 
 // The two halves of ParseAndVerify, to see where the time goes, and what

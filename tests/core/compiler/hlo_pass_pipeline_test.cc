@@ -204,5 +204,81 @@ TEST(HloPassPipelineTest, TheMapperLinksInstructionsBothWays) {
   EXPECT_TRUE(mapper.Forward(12345).empty());
 }
 
+
+// A module whose weights, f32[16,16], hold i * 0.01 + `offset` at element i.
+std::unique_ptr<HloModule> WeightedModule(float offset) {
+  auto module = testing::ParseModule(R"(
+HloModule m
+
+ENTRY %main (x: f32[2,16]) -> f32[2,16] {
+  %x = f32[2,16]{1,0} parameter(0)
+  %w = f32[16,16]{1,0} constant({...})
+  ROOT %d = f32[2,16]{1,0} dot(%x, %w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)");
+  Literal weights(Shape(F32, {16, 16}));
+  for (int64_t i = 0; i < 256; ++i) weights.data<float>()[i] = float(i) * 0.01f + offset;
+  for (HloInstruction* instr : module->entry_computation()->instructions()) {
+    if (instr->name() == "w") instr->set_literal(std::move(weights));
+  }
+  return module;
+}
+
+// Adds `delta` to every weight: the module's text stays the same.
+class ReweighPass : public HloPassInterface {
+ public:
+  explicit ReweighPass(float delta) : delta_(delta) {}
+  absl::string_view name() const override { return "reweigh"; }
+  absl::StatusOr<bool> Run(HloModule* module) override {
+    for (HloInstruction* instr : module->entry_computation()->instructions()) {
+      if (instr->opcode() != HloOpcode::kConstant) continue;
+      Literal changed = instr->literal().Clone();
+      for (float& v : changed.data<float>()) v += delta_;
+      instr->set_literal(std::move(changed));
+    }
+    return true;
+  }
+
+ private:
+  float delta_;
+};
+
+TEST(HloPassPipelineTest, SnapshotsPrintLargeConstantsWithoutTheirValues) {
+  auto module = WeightedModule(0.5f);
+  CompilationHistory history;
+  history.RecordInput(*module);
+  const std::string& text = history.snapshot(0).hlo_text();
+  EXPECT_NE(text.find("%w = f32[16,16]{1,0} constant({...})"), std::string::npos) << text;
+  EXPECT_EQ(text.find("0.51"), std::string::npos) << text;  // element 1
+  // The module itself still prints every value.
+  EXPECT_NE(module->ToString().find("0.51"), std::string::npos);
+}
+
+TEST(HloPassPipelineTest, StagesThatDifferOnlyInAConstantsValuesAreDifferent) {
+  auto module = WeightedModule(0.5f);
+  CompilationHistory history;
+  history.RecordInput(*module);
+  HloPassPipeline pipeline("main");
+  pipeline.set_history(&history);
+  pipeline.AddPass<ReweighPass>(0.25f);
+  pipeline.AddPass<ReweighPass>(0.0f);
+  ASSERT_TRUE(testing::RunPass(pipeline, module.get()));
+  ASSERT_EQ(history.size(), 3);
+  const ModuleState& before = *history.snapshot(0).state;
+  const ModuleState& after = *history.snapshot(1).state;
+  const ModuleState& same = *history.snapshot(2).state;
+  EXPECT_EQ(before.hlo_text, after.hlo_text);  // both print {...}
+  EXPECT_NE(before.structural_hash, after.structural_hash);
+  EXPECT_NE(before.FindByName("main", "w")->structural_hash,
+            after.FindByName("main", "w")->structural_hash);
+  EXPECT_NE(before.FindByName("main", "d")->structural_hash,
+            after.FindByName("main", "d")->structural_hash);
+  // Adding zero changed nothing: the same identity.
+  EXPECT_EQ(after.structural_hash, same.structural_hash);
+  // Another module with the same values is the same stage.
+  EXPECT_EQ(CaptureModuleState(*WeightedModule(0.5f))->structural_hash, before.structural_hash);
+  EXPECT_NE(CaptureModuleState(*WeightedModule(0.5f))->structural_hash, after.structural_hash);
+}
+
 }  // namespace
 }  // namespace systolic
