@@ -3,6 +3,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -56,26 +57,6 @@ absl::StatusOr<std::vector<HloFileModule>> LoadHloFile(const std::string& path, 
   return modules;
 }
 
-namespace {
-
-// Same shape and the same bytes, tuple elements included.
-bool SameBits(const Literal& a, const Literal& b) {
-  if (!(a.shape() == b.shape()) || a.size_bytes() != b.size_bytes() ||
-      a.tuple_size() != b.tuple_size()) {
-    return false;
-  }
-  if (a.size_bytes() > 0 &&
-      std::memcmp(a.untyped_data(), b.untyped_data(), size_t(a.size_bytes())) != 0) {
-    return false;
-  }
-  for (int64_t i = 0; i < a.tuple_size(); ++i) {
-    if (!SameBits(a.tuple_element(i), b.tuple_element(i))) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 absl::Status CheckTextRoundTrip(const HloModule& module) {
   std::string text = module.ToString();
   HloParseOptions options;
@@ -92,25 +73,28 @@ absl::Status CheckTextRoundTrip(const HloModule& module) {
   // Printing is deterministic across the round trip: the same text but for
   // large constants, whose values are compared bit for bit instead of being
   // printed a third time (that was a third of `systolic parse` on a module
-  // with large weights). The structural comparison above treats every NaN as
-  // equal; this does not.
+  // with large weights). A NaN's payload is not printed, so NaNs compare
+  // equal (Literal's ==), as in the structural comparison above.
   const HloPrintOptions elided = HloPrintOptions::WithoutLargeConstants();
   if (ModuleText(**reparsed, elided) != ModuleText(module, elided)) {
     return absl::InternalError("printing is not deterministic across a round trip");
   }
-  absl::flat_hash_map<absl::string_view, const HloInstruction*> reparsed_constants;
+  // Instruction names may repeat across computations: a constant is known
+  // by its computation's name and its own.
+  using ConstantKey = std::pair<absl::string_view, absl::string_view>;
+  absl::flat_hash_map<ConstantKey, const HloInstruction*> reparsed_constants;
   for (const HloComputation* c : (*reparsed)->computations()) {
     for (const HloInstruction* instr : c->instructions()) {
-      if (instr->has_literal()) reparsed_constants[instr->name()] = instr;
+      if (instr->has_literal()) reparsed_constants[ConstantKey(c->name(), instr->name())] = instr;
     }
   }
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* instr : c->instructions()) {
       if (!instr->has_literal()) continue;
-      auto it = reparsed_constants.find(instr->name());
-      if (it == reparsed_constants.end() || !SameBits(instr->literal(), it->second->literal())) {
-        return absl::InternalError(absl::StrCat("the values of %", instr->name(),
-                                                " changed across a round trip"));
+      auto it = reparsed_constants.find(ConstantKey(c->name(), instr->name()));
+      if (it == reparsed_constants.end() || !(instr->literal() == it->second->literal())) {
+        return absl::InternalError(absl::StrCat("the values of %", instr->name(), " in ",
+                                                c->name(), " changed across a round trip"));
       }
     }
   }
