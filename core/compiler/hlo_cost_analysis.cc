@@ -53,9 +53,22 @@ std::optional<double> PartialReadBytes(const HloInstruction& user, const HloInst
     case HloOpcode::kGather:
       if (user.operand(0) == &operand) return double(ByteSizeOf(user.shape()));
       return std::nullopt;
+    case HloOpcode::kDynamicUpdateSlice:
+      // Updated in place (its output shares the buffer): nothing of it is read.
+      if (user.operand(0) == &operand) return 0.0;
+      return std::nullopt;
     default:
       return std::nullopt;
   }
+}
+
+// What writing `output` costs: all of it, but for an in-place
+// dynamic-update-slice only the update.
+double WrittenBytes(const HloInstruction& output, const HloInstruction& root) {
+  if (root.opcode() == HloOpcode::kDynamicUpdateSlice) {
+    return double(ByteSizeOf(root.operand(1)->shape()));
+  }
+  return double(ByteSizeOf(output.shape()));
 }
 
 }  // namespace
@@ -201,7 +214,7 @@ KernelTraffic TrafficOf(const FusionCandidate& candidate) {
     traffic.bytes_read += partial ? std::min(*partial, full) : full;
   }
   for (const HloInstruction* output : candidate.outputs) {
-    traffic.bytes_written += double(ByteSizeOf(output->shape()));
+    traffic.bytes_written += WrittenBytes(*output, *output);
   }
   return traffic;
 }
@@ -231,7 +244,7 @@ KernelTraffic TrafficOf(const HloInstruction& instruction) {
     }
     traffic.bytes_read += partial ? std::min(*partial, full) : full;
   }
-  traffic.bytes_written = double(ByteSizeOf(instruction.shape()));
+  traffic.bytes_written = WrittenBytes(instruction, *instruction.fused_expression_root());
   return traffic;
 }
 

@@ -1,13 +1,19 @@
 #include "core/compiler/layout_util.h"
 
+#include <bit>
+
 namespace systolic {
 
-std::vector<Tile> VectorRegisterTiles(PrimitiveType type, int64_t rank) {
+std::vector<Tile> VectorRegisterTiles(PrimitiveType type, int64_t rank, int64_t second_minor) {
   if (rank == 0 || !primitive_util::IsArrayType(type)) return {};
   if (rank == 1) return {Tile{{1024}}};
   const int bits = primitive_util::BitWidth(type);
   const int64_t pack = bits < 32 ? 32 / std::max(bits, 8) : 1;
-  std::vector<Tile> tiles = {Tile{{8 * pack, 128}}};
+  int64_t rows = 8 * pack;
+  if (second_minor > 0 && second_minor < rows) {
+    rows = std::max<int64_t>(pack, int64_t(std::bit_ceil(uint64_t(second_minor))));
+  }
+  std::vector<Tile> tiles = {Tile{{rows, 128}}};
   if (pack > 1) tiles.push_back(Tile{{pack, 1}});
   return tiles;
 }
@@ -19,7 +25,11 @@ void SetLayout(Shape* shape, const std::vector<int64_t>& m2m, bool tiled) {
   }
   if (!shape->IsArray()) return;
   Layout layout(m2m);
-  if (tiled) *layout.mutable_tiles() = VectorRegisterTiles(shape->element_type(), shape->rank());
+  if (tiled) {
+    const int64_t second_minor = m2m.size() >= 2 ? shape->dimensions(m2m[1]) : 0;
+    *layout.mutable_tiles() =
+        VectorRegisterTiles(shape->element_type(), shape->rank(), second_minor);
+  }
   shape->set_layout(std::move(layout));
 }
 

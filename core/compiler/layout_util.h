@@ -13,8 +13,12 @@ namespace systolic {
 
 // The (8,128) tiling of an array of `type` and `rank` (empty for scalars):
 // rank >= 2: T(8*p,128) plus (p,1) when p > 1 values pack into a word;
-// rank 1: T(1024), one register of words.
-std::vector<Tile> VectorRegisterTiles(PrimitiveType type, int64_t rank);
+// rank 1: T(1024), one register of words. A second-minor dimension of
+// `second_minor` < 8*p rows gets a tile only as tall as it needs (a power
+// of two, at least p), as a TPU layout does (T(2,128)), instead of padding
+// it to 8*p rows; 0 means unknown.
+std::vector<Tile> VectorRegisterTiles(PrimitiveType type, int64_t rank,
+                                      int64_t second_minor = 0);
 
 // Gives every array in `shape` the minor-to-major order `m2m` (arrays of a
 // tuple: row-major), tiled when `tiled`.

@@ -137,7 +137,11 @@ KernelPlan PlanKernel(const HloInstruction& instruction) {
   // GEMMs: the instruction itself, or the dots and convolutions of a fusion.
   double vector_flops = 0;
   double transcendentals = 0;
-  int64_t elements = Elements(instruction.shape());
+  // A fusion that updates a buffer in place streams the update, not the buffer.
+  const bool in_place = instruction.opcode() == HloOpcode::kFusion &&
+                        instruction.fused_expression_root()->opcode() ==
+                            HloOpcode::kDynamicUpdateSlice;
+  int64_t elements = in_place ? 0 : Elements(instruction.shape());
   if (IsMatrixOp(instruction)) {
     plan.gemms.push_back(instruction.opcode() == HloOpcode::kDot ? PlanDot(instruction)
                                                                  : PlanConvolution(instruction));
@@ -156,12 +160,20 @@ KernelPlan PlanKernel(const HloInstruction& instruction) {
       vector_flops += w.flops;
       transcendentals += w.transcendentals;
       // What the vector unit streams: the values made and read (a
-      // reduction's input), not a GEMM's operands.
+      // reduction's input), not a GEMM's operands; of an in-place update,
+      // the update.
+      if (fused->opcode() == HloOpcode::kDynamicUpdateSlice) {
+        elements = std::max(elements, Elements(fused->operand(1)->shape()));
+        continue;
+      }
       elements = std::max(elements, Elements(fused->shape()));
       for (const HloInstruction* operand : fused->operands()) {
         elements = std::max(elements, Elements(operand->shape()));
       }
     }
+  } else if (instruction.opcode() == HloOpcode::kDynamicUpdateSlice) {
+    // In place: only the update is streamed.
+    elements = Elements(instruction.operand(1)->shape());
   } else {
     const InstructionWork w = WorkOf(instruction);
     vector_flops = w.flops;

@@ -1,6 +1,7 @@
 #include "core/compiler/roofline_cost_model.h"
 
 #include "core/compiler/hlo_cost_analysis.h"
+#include "core/compiler/layout_util.h"
 #include "core/compiler/shape_size.h"
 #include "gtest/gtest.h"
 #include "tests/core/compiler/compiler_test_util.h"
@@ -75,6 +76,37 @@ TEST(RooflineCostModelTest, OnChipFootprintCountsDoubleBufferedStreams) {
   const HloInstruction* n = testing::FindInstruction(*module, "n");
   // v in, n out: two streams of 2 x 1 KiB tiles.
   EXPECT_EQ(model.OnChipFootprint(FusionCandidate{{e, n}, {n}}), 4 * 1024);
+}
+
+TEST(HloCostAnalysisTest, ADynamicUpdateSliceMovesOnlyItsUpdate) {
+  // A layer's gradient written into the stack of all layers, in place.
+  auto module = testing::ParseModule(R"(
+HloModule dus
+ENTRY main {
+  stack = f32[32,1024,1024] parameter(0)
+  update = f32[1,1024,1024] parameter(1)
+  i = s32[] parameter(2)
+  zero = s32[] constant(0)
+  ROOT d = f32[32,1024,1024] dynamic-update-slice(stack, update, i, zero, zero)
+})");
+  const KernelTraffic t = TrafficOf(*testing::FindInstruction(*module, "d"));
+  EXPECT_EQ(t.bytes_written, 1024 * 1024 * 4.0);
+  EXPECT_EQ(t.bytes_read, 1024 * 1024 * 4.0 + 4 + 4);
+}
+
+TEST(LayoutUtilTest, ASmallSecondMinorDimensionGetsAShortTile) {
+  // bf16 packs two to a word: T(16,128)(2,1) in general, T(2,128)(2,1)
+  // for two rows, so a [2, N] array is not padded to 16 rows.
+  const std::vector<Tile> general = VectorRegisterTiles(BF16, 2);
+  ASSERT_EQ(general.size(), 2u);
+  EXPECT_EQ(general[0].dimensions, (std::vector<int64_t>{16, 128}));
+  const std::vector<Tile> short_tiles = VectorRegisterTiles(BF16, 3, 2);
+  EXPECT_EQ(short_tiles[0].dimensions, (std::vector<int64_t>{2, 128}));
+  EXPECT_EQ(VectorRegisterTiles(F32, 2, 5)[0].dimensions, (std::vector<int64_t>{8, 128}));
+  EXPECT_EQ(VectorRegisterTiles(F32, 2, 3)[0].dimensions, (std::vector<int64_t>{4, 128}));
+  Shape s(BF16, {2, 2048, 4096});
+  SetLayout(&s, {1, 0, 2}, /*tiled=*/true);
+  EXPECT_EQ(ByteSizeOf(s), 2 * 2048 * 4096 * 2);
 }
 
 TEST(ShapeSizeTest, TilesPadTheMinorDimensions) {
