@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "core/compiler/hlo_cost_analysis.h"
 #include "core/compiler/shape_size.h"
+#include "core/hlo/primitive_type.h"
 
 namespace systolic::device {
 namespace {
@@ -61,10 +64,26 @@ std::optional<AttentionTarget> AttentionTargetOf(const HloInstruction& call) {
   return std::nullopt;
 }
 
+// The attention's tensors among the call's operands: the first floating
+// operand of rank 4 or more is Q (or Q, K and V packed), the next K (or K
+// and V packed), the next V. Sequence lengths, seeds and biases that come
+// before or between them are skipped.
+std::vector<const Shape*> AttentionTensors(const HloInstruction& call) {
+  std::vector<const Shape*> tensors;
+  for (const HloInstruction* operand : call.operands()) {
+    const Shape& shape = operand->shape();
+    if (!shape.IsArray() || shape.rank() < 4 || shape.num_elements() == 0) continue;
+    if (!primitive_util::IsFloatingPointType(shape.element_type())) continue;
+    tensors.push_back(&shape);
+    if (tensors.size() == 3) break;
+  }
+  return tensors;
+}
+
 std::optional<AttentionShape> ReadAttention(const HloInstruction& call, Layout layout) {
-  if (call.operand_count() < 1) return std::nullopt;
-  const Shape& q = call.operand(0)->shape();
-  if (!q.IsArray()) return std::nullopt;
+  const std::vector<const Shape*> tensors = AttentionTensors(call);
+  if (tensors.empty()) return std::nullopt;
+  const Shape& q = *tensors[0];
   AttentionShape a;
   const int seq_dim = layout == Layout::kBatchSeqHeads ? 1 : 2;
   if (q.rank() == 5 && q.dimensions(2) == 3) {
@@ -74,8 +93,8 @@ std::optional<AttentionShape> ReadAttention(const HloInstruction& call, Layout l
     a.batch_heads = q.dimensions(0) * q.dimensions(3);
     a.query_bytes = double(ByteSizeOf(q)) / 3;
     a.key_value_bytes = 2 * a.query_bytes;
-  } else if (q.rank() == 4 && call.operand_count() >= 2 && call.operand(1)->shape().IsArray()) {
-    const Shape& k = call.operand(1)->shape();
+  } else if (q.rank() == 4 && tensors.size() >= 2) {
+    const Shape& k = *tensors[1];
     a.head_size = q.dimensions(3);
     a.query_length = q.dimensions(seq_dim);
     a.query_bytes = double(ByteSizeOf(q));
@@ -83,9 +102,9 @@ std::optional<AttentionShape> ReadAttention(const HloInstruction& call, Layout l
       // K and V packed as [batch, sequence, 2, heads, head size].
       a.key_length = k.dimensions(1);
       a.key_value_bytes = double(ByteSizeOf(k));
-    } else if (k.rank() == 4 && call.operand_count() >= 3 && call.operand(2)->shape().IsArray()) {
+    } else if (k.rank() == 4 && tensors.size() >= 3) {
       a.key_length = k.dimensions(seq_dim);
-      a.key_value_bytes = double(ByteSizeOf(k) + ByteSizeOf(call.operand(2)->shape()));
+      a.key_value_bytes = double(ByteSizeOf(k) + ByteSizeOf(*tensors[2]));
     } else {
       return std::nullopt;
     }
@@ -99,13 +118,40 @@ std::optional<AttentionShape> ReadAttention(const HloInstruction& call, Layout l
   return a;
 }
 
+// The integer attribute `key` of a backend_config, in either form XLA dumps
+// it (JSON `"key": 2`, or MLIR `key = 2 : i64`).
+std::optional<int64_t> IntegerAttribute(const std::string& config, const std::string& key) {
+  size_t at = config.find(key);
+  if (at == std::string::npos) return std::nullopt;
+  at += key.size();
+  while (at < config.size() && (config[at] == ' ' || config[at] == '"' || config[at] == '=' ||
+                                config[at] == ':')) {
+    ++at;
+  }
+  int64_t value = 0;
+  const char* begin = config.data() + at;
+  const auto [end, error] = std::from_chars(begin, config.data() + config.size(), value);
+  if (error != std::errc() || end == begin) return std::nullopt;
+  return value;
+}
+
+// Whether the scores above the diagonal are masked off, so a flash kernel
+// skips them: a "causal" mask by name, or TransformerEngine's causal mask
+// types (2 to 5: causal, with padding, bottom-right aligned).
+bool IsCausal(const HloInstruction& call) {
+  if (ContainsAny(call.backend_config(), {"causal"})) return true;
+  if (!absl::StartsWith(call.custom_call_target(), "te_fused_attn_")) return false;
+  const std::optional<int64_t> mask = IntegerAttribute(call.backend_config(), "mask_type");
+  return mask && *mask >= 2 && *mask <= 5;
+}
+
 // A tiled attention as one GEMM of the same MXU volume: for every query
 // row and key column, `matmuls` products of head-size length. Q is read
 // once per key tile and K, V once per query tile, as a flash kernel
 // streams them; the scores never leave VMEM.
 KernelPlan PlanAttention(const HloInstruction& call, const AttentionShape& a, bool backward) {
   // A causal mask skips the upper triangle of the scores.
-  const bool causal = ContainsAny(call.backend_config(), {"causal"});
+  const bool causal = IsCausal(call);
   const int64_t keys = causal ? std::max<int64_t>(1, a.key_length / 2) : a.key_length;
   const int64_t matmuls = backward ? kBackwardMatmuls : kForwardMatmuls;
   KernelPlan plan;
