@@ -1,5 +1,6 @@
 #include "app/studio/main_window.h"
 
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -24,6 +25,7 @@
 #include <QTextBlock>
 #include <QTimer>
 #include <QTreeView>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 #include <cstring>
 
@@ -128,7 +130,19 @@ MainWindow::MainWindow() {
   tabs_->addTab(roofline_chart_, "Roofline");
   utilization_chart_ = new views::UtilizationChart(tabs_);
   tabs_->addTab(utilization_chart_, "Utilisation");
-  setCentralWidget(tabs_);
+  notes_banner_ = new QLabel(this);
+  notes_banner_->setWordWrap(true);
+  notes_banner_->setTextFormat(Qt::PlainText);
+  notes_banner_->setContentsMargins(8, 4, 8, 4);
+  notes_banner_->setStyleSheet("QLabel { background: #fff4ce; color: #3b2f00; }");
+  notes_banner_->hide();
+  auto* central = new QWidget(this);
+  auto* central_layout = new QVBoxLayout(central);
+  central_layout->setContentsMargins(0, 0, 0, 0);
+  central_layout->setSpacing(0);
+  central_layout->addWidget(notes_banner_);
+  central_layout->addWidget(tabs_, 1);
+  setCentralWidget(central);
 
   explorer_model_ = new views::ProfileExplorerModel(this);
   explorer_ = new QTreeView(this);
@@ -459,6 +473,7 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
     const int64_t stage = graph_view_->after()->stage_index();
     ShowStageText(first_index, stage >= 0 ? stage : 0);
   }
+  ShowNotes();
   if (!profile_) {
     status_->setText("Nothing open");
     setWindowTitle("Systolic Studio");
@@ -477,12 +492,29 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
                    .arg(first->snapshots.back().instruction_count);
   }
   if (profile_->timeline.event_count() > 0) {
-    summary += QStringLiteral(" · %L1 events on %2 planes")
+    summary += QStringLiteral(" · %L1 events on %2 plane%3")
                    .arg(profile_->timeline.event_count())
-                   .arg(profile_->timeline.plane_count());
+                   .arg(profile_->timeline.plane_count())
+                   .arg(profile_->timeline.plane_count() == 1 ? "" : "s");
   }
   status_->setText(summary);
   setWindowTitle(QStringLiteral("%1 — Systolic Studio").arg(title));
+}
+
+void MainWindow::ShowNotes() {
+  if (!profile_ || profile_->info.notes.empty()) {
+    notes_banner_->hide();
+    return;
+  }
+  QStringList notes;
+  for (const std::string& note : profile_->info.notes) notes << QString::fromStdString(note);
+  // The first few in full; all of them on hover.
+  constexpr int kShown = 3;
+  QString text = notes.mid(0, kShown).join("\n");
+  if (notes.size() > kShown) text += QStringLiteral("\n… and %1 more").arg(notes.size() - kShown);
+  notes_banner_->setText(text);
+  notes_banner_->setToolTip(notes.join("\n"));
+  notes_banner_->show();
 }
 
 void MainWindow::ShowStageText(int64_t program_index, int64_t stage) {

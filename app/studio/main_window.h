@@ -79,6 +79,9 @@ class MainWindow : public QMainWindow {
   views::DetailsPane* details() const { return details_; }
   views::ProfileExplorerModel* explorer_model() const { return explorer_model_; }
   QTreeView* explorer() const { return explorer_; }
+  // What the profile's producer warns about (loops whose trip count was
+  // assumed, custom calls without a cost): shown above the views.
+  const QLabel* notes_banner() const { return notes_banner_; }
   const trace::Profile* profile() const { return profile_.get(); }
 
  protected:
@@ -98,6 +101,7 @@ class MainWindow : public QMainWindow {
   void OnExplorerClicked(const QModelIndex& index);
   void ShowExplorerMenu(const QPoint& position);
   void ShowStageText(int64_t program_index, int64_t stage);
+  void ShowNotes();
   void ShowOutlineInstruction(const QModelIndex& index);
   void ScrollTextTo(const std::string& instruction);
   void FindInCurrentView();
@@ -125,6 +129,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<const trace::StageModule> outline_stage_;
   views::DetailsPane* details_ = nullptr;
   QLabel* status_ = nullptr;
+  QLabel* notes_banner_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QAction* run_action_ = nullptr;
 };

@@ -3,6 +3,7 @@
 // graph and the details pane, and screenshots are written.
 #include <QDropEvent>
 #include <QImage>
+#include <QLabel>
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -10,6 +11,9 @@
 #include <QtTest>
 
 #include "app/studio/main_window.h"
+#include "core/device/chip_spec_loader.h"
+#include "core/device/run_profile.h"
+#include "core/hlo/hlo_parser.h"
 #include "core/trace/event_details.h"
 #include "tests/views/view_test_profile.h"
 #include "views/details_pane.h"
@@ -192,6 +196,49 @@ class StudioWindowTest : public QObject {
     QVERIFY(window.graph_view()->after()->stage());
     QCOMPARE(window.graph_view()->after()->stage()->FindInstruction("x")->shape().dimensions()[0], int64_t(64));
     QCOMPARE(window.graph_view()->before()->stage()->FindInstruction("x")->shape().dimensions()[0], int64_t(32));
+  }
+
+  void theProfilesNotesShowAboveTheViews() {
+    // A loop whose bound comes from an argument: its trip count is assumed.
+    auto module = ParseAndReturnVerifiedModule(R"(
+HloModule loop
+cond {
+  p = (s32[], s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] get-tuple-element(p), index=1
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], s32[], f32[256]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  n = s32[] get-tuple-element(p), index=1
+  x = f32[256] get-tuple-element(p), index=2
+  e = f32[256] exponential(x)
+  ROOT t = (s32[], s32[], f32[256]) tuple(next, n, e)
+}
+ENTRY main {
+  n = s32[] parameter(0)
+  x = f32[256] parameter(1)
+  zero = s32[] constant(0)
+  init = (s32[], s32[], f32[256]) tuple(zero, n, x)
+  w = (s32[], s32[], f32[256]) while(init), condition=cond, body=body
+  ROOT r = f32[256] get-tuple-element(w), index=2
+})");
+    QVERIFY(module.ok());
+    auto spec = device::LoadChipSpec("v4");
+    QVERIFY(spec.ok());
+    auto profile = device::CompileRunAndProfile(**module, *spec, 1, "studio test");
+    QVERIFY2(profile.ok(), std::string(profile.status().message()).c_str());
+    MainWindow window;
+    window.show();
+    window.OpenProfile(std::make_shared<const trace::Profile>(*std::move(profile)), "loop");
+    QVERIFY(window.notes_banner()->isVisible());
+    QVERIFY2(window.notes_banner()->text().contains("w: trip count not found"),
+             qPrintable(window.notes_banner()->text()));
+    window.OpenProfile(nullptr, "");
+    QVERIFY(!window.notes_banner()->isVisible());
   }
 
   void screenshotsAreWritten() {
