@@ -6,29 +6,11 @@
 namespace systolic {
 namespace {
 
-bool IsTranscendentalOpcode(HloOpcode opcode) {
-  switch (opcode) {
-    case HloOpcode::kExp:
-    case HloOpcode::kExpm1:
-    case HloOpcode::kLog:
-    case HloOpcode::kLog1p:
-    case HloOpcode::kLogistic:
-    case HloOpcode::kTanh:
-    case HloOpcode::kSin:
-    case HloOpcode::kCos:
-    case HloOpcode::kTan:
-    case HloOpcode::kAtan2:
-    case HloOpcode::kPower:
-    case HloOpcode::kSqrt:
-    case HloOpcode::kRsqrt:
-    case HloOpcode::kCbrt:
-    case HloOpcode::kErf:
-    case HloOpcode::kDivide:
-    case HloOpcode::kRemainder:
-      return true;
-    default:
-      return false;
-  }
+// Worth not computing twice: transcendentals, and divide and remainder,
+// which the vector unit also runs as a sequence of steps.
+bool IsExpensiveElementwise(HloOpcode opcode) {
+  return HloOpcodeIsTranscendental(opcode) || opcode == HloOpcode::kDivide ||
+         opcode == HloOpcode::kRemainder;
 }
 
 template <typename Predicate>
@@ -101,7 +83,7 @@ bool HasMatrixOp(const HloInstruction& instr) {
 bool IsExpensiveToDuplicate(const HloInstruction& instr) {
   return AnyFused(instr, [](const HloInstruction& i) {
     return i.opcode() == HloOpcode::kReduce || i.opcode() == HloOpcode::kDot ||
-           i.opcode() == HloOpcode::kConvolution || IsTranscendentalOpcode(i.opcode());
+           i.opcode() == HloOpcode::kConvolution || IsExpensiveElementwise(i.opcode());
   });
 }
 

@@ -22,29 +22,6 @@ double Elements(const Shape& shape) {
   return shape.IsArray() ? double(shape.num_elements()) : 0.0;
 }
 
-bool IsTranscendental(HloOpcode opcode) {
-  switch (opcode) {
-    case HloOpcode::kExp:
-    case HloOpcode::kExpm1:
-    case HloOpcode::kLog:
-    case HloOpcode::kLog1p:
-    case HloOpcode::kLogistic:
-    case HloOpcode::kTanh:
-    case HloOpcode::kSin:
-    case HloOpcode::kCos:
-    case HloOpcode::kTan:
-    case HloOpcode::kAtan2:
-    case HloOpcode::kPower:
-    case HloOpcode::kSqrt:
-    case HloOpcode::kRsqrt:
-    case HloOpcode::kCbrt:
-    case HloOpcode::kErf:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // The part of `operand` that `user` reads, when it reads only part of it.
 std::optional<double> PartialReadBytes(const HloInstruction& user, const HloInstruction& operand) {
   switch (user.opcode()) {
@@ -107,7 +84,7 @@ InstructionWork WorkOf(const HloInstruction& instr) {
   const double out = Elements(instr.shape());
   if (instr.IsElementwise()) {
     work.flops = out;
-    if (IsTranscendental(instr.opcode())) work.transcendentals = out;
+    if (HloOpcodeIsTranscendental(instr.opcode())) work.transcendentals = out;
     return work;
   }
   switch (instr.opcode()) {

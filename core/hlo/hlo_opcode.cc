@@ -33,6 +33,29 @@ std::optional<HloOpcode> StringToHloOpcode(absl::string_view name) {
 
 int HloOpcodeArity(HloOpcode opcode) { return kOpcodeInfo[int(opcode)].arity; }
 
+bool HloOpcodeIsTranscendental(HloOpcode op) {
+  switch (op) {
+    case HloOpcode::kExp:
+    case HloOpcode::kExpm1:
+    case HloOpcode::kLog:
+    case HloOpcode::kLog1p:
+    case HloOpcode::kLogistic:
+    case HloOpcode::kTanh:
+    case HloOpcode::kSin:
+    case HloOpcode::kCos:
+    case HloOpcode::kTan:
+    case HloOpcode::kAtan2:
+    case HloOpcode::kPower:
+    case HloOpcode::kSqrt:
+    case HloOpcode::kRsqrt:
+    case HloOpcode::kCbrt:
+    case HloOpcode::kErf:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool HloOpcodeIsElementwiseUnary(HloOpcode op) {
   switch (op) {
     case HloOpcode::kAbs:

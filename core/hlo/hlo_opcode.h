@@ -157,6 +157,9 @@ int HloOpcodeArity(HloOpcode opcode);
 bool HloOpcodeIsElementwiseUnary(HloOpcode opcode);
 bool HloOpcodeIsElementwiseBinary(HloOpcode opcode);
 bool HloOpcodeIsComparison(HloOpcode opcode);
+// Element-wise ops counted as transcendentals (exp, log, tanh, sin, power,
+// sqrt, erf, ...), as XLA's cost analysis counts them; divide is not one.
+bool HloOpcodeIsTranscendental(HloOpcode opcode);
 // all-reduce, all-gather, ... and their -start forms.
 bool HloOpcodeIsCollective(HloOpcode opcode);
 bool HloOpcodeIsAsyncStart(HloOpcode opcode);

@@ -1,5 +1,7 @@
 #include "core/compiler/roofline_cost_model.h"
 
+#include "core/compiler/fusible.h"
+
 #include "core/compiler/hlo_cost_analysis.h"
 #include "core/compiler/layout_util.h"
 #include "core/compiler/shape_size.h"
@@ -44,6 +46,29 @@ TEST(HloCostAnalysisTest, CountsFlopsAndBytes) {
   EXPECT_EQ(t.bytes_written, 4096);
   EXPECT_EQ(t.inputs.size(), 1u);
   EXPECT_TRUE(RunsNoKernel(*testing::FindInstruction(*module, "t")));
+}
+
+// One opcode table for both: a divide is no transcendental in the cost, yet
+// fusion does not compute it twice; an exponential is both.
+TEST(HloCostAnalysisTest, TranscendentalsAndWhatFusionWillNotDuplicate) {
+  auto module = testing::ParseModule(R"(
+HloModule m
+ENTRY %main (a: f32[64], b: f32[64]) -> (f32[64], f32[64], f32[64]) {
+  %a = f32[64] parameter(0)
+  %b = f32[64] parameter(1)
+  %q = f32[64] divide(%a, %b)
+  %e = f32[64] exponential(%a)
+  %s = f32[64] add(%a, %b)
+  ROOT %t = (f32[64], f32[64], f32[64]) tuple(%q, %e, %s)
+})");
+  const HloInstruction* q = testing::FindInstruction(*module, "q");
+  const HloInstruction* e = testing::FindInstruction(*module, "e");
+  const HloInstruction* s = testing::FindInstruction(*module, "s");
+  EXPECT_EQ(WorkOf(*q).transcendentals, 0);
+  EXPECT_EQ(WorkOf(*e).transcendentals, 64);
+  EXPECT_TRUE(IsExpensiveToDuplicate(*q));
+  EXPECT_TRUE(IsExpensiveToDuplicate(*e));
+  EXPECT_FALSE(IsExpensiveToDuplicate(*s));
 }
 
 TEST(RooflineCostModelTest, TimeIsTheSlowerOfComputeAndMemoryPlusOverhead) {
