@@ -2,8 +2,8 @@
 
 #include <QColor>
 
+#include "core/analysis/recompilation_report.h"
 #include "core/trace/profile_summary.h"
-#include "core/trace/recompilation_report.h"
 
 namespace systolic::views {
 

@@ -6,8 +6,8 @@
 #include <QVBoxLayout>
 
 #include "absl/strings/str_join.h"
-#include "core/hlo/instruction_details.h"
-#include "core/trace/event_details.h"
+#include "core/analysis/event_details.h"
+#include "core/analysis/instruction_details.h"
 
 namespace systolic::views {
 
@@ -43,7 +43,7 @@ void DetailsPane::ShowRows(const QString& title,
   }
 }
 
-void DetailsPane::ShowInstructions(const trace::StageModule* stage,
+void DetailsPane::ShowInstructions(const analysis::StageModule* stage,
                                    const std::vector<const HloInstruction*>& instructions) {
   if (instructions.empty()) {
     Clear();
@@ -63,7 +63,7 @@ void DetailsPane::ShowInstructions(const trace::StageModule* stage,
     return;
   }
   const HloInstruction* instruction = instructions.front();
-  std::vector<std::pair<std::string, std::string>> rows = DescribeInstruction(*instruction);
+  std::vector<std::pair<std::string, std::string>> rows = analysis::DescribeInstruction(*instruction);
   if (stage) {
     std::vector<std::string> origins;
     for (int64_t origin : stage->OriginsOf(instruction)) {
@@ -77,7 +77,7 @@ void DetailsPane::ShowInstructions(const trace::StageModule* stage,
 }
 
 void DetailsPane::ShowEvent(const trace::Timeline& timeline, const trace::EventRef& ref) {
-  const trace::EventDetails details = trace::DescribeEvent(timeline, ref);
+  const analysis::EventDetails details = analysis::DescribeEvent(timeline, ref);
   ShowRows(QStringLiteral("<b>%1</b> · event").arg(QString::fromStdString(details.name).toHtmlEscaped()),
            details.rows);
 }

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/stage_module.h"
 #include "core/hlo/hlo_instruction.h"
-#include "core/trace/stage_module.h"
 #include "core/trace/timeline.h"
 
 class QLabel;
@@ -23,7 +23,7 @@ class DetailsPane : public QWidget {
  public:
   explicit DetailsPane(QWidget* parent = nullptr);
 
-  void ShowInstructions(const trace::StageModule* stage,
+  void ShowInstructions(const analysis::StageModule* stage,
                         const std::vector<const HloInstruction*>& instructions);
   void ShowEvent(const trace::Timeline& timeline, const trace::EventRef& ref);
   void ShowRows(const QString& title, const std::vector<std::pair<std::string, std::string>>& rows);

@@ -9,7 +9,7 @@
 
 namespace systolic::views {
 
-GraphClusterItem::GraphClusterItem(int32_t index, const GraphCluster& cluster, const QRectF& rect,
+GraphClusterItem::GraphClusterItem(int32_t index, const analysis::GraphCluster& cluster, const QRectF& rect,
                                    int depth)
     : index_(index), cluster_(cluster), rect_(rect) {
   setZValue(-10 + depth * 0.1);
@@ -45,11 +45,11 @@ void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* 
   QPen pen;
   QBrush fill;
   switch (cluster_.kind) {
-    case GraphGroupKind::kFusion:
+    case analysis::GraphGroupKind::kFusion:
       pen = QPen(unit, 1.6);
       fill = StudioPalette::Tint(unit, 93);
       break;
-    case GraphGroupKind::kScope:
+    case analysis::GraphGroupKind::kScope:
       pen = QPen(QColor(0xa8, 0xa2, 0x9e), 1.2, Qt::DashLine);
       fill = QColor(0xf5, 0xf5, 0xf4, 200);
       break;
@@ -67,7 +67,7 @@ void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* 
   const QFont& font = GraphFonts::Get().cluster;
   const QFontMetricsF metrics(font);
   painter->setFont(font);
-  painter->setPen(cluster_.kind == GraphGroupKind::kFusion ? unit.darker(130) : palette.muted_text);
+  painter->setPen(cluster_.kind == analysis::GraphGroupKind::kFusion ? unit.darker(130) : palette.muted_text);
   const QRectF title = TitleRect().adjusted(8, 3, -8, 0);
   painter->drawText(title, Qt::AlignLeft | Qt::AlignTop,
                     metrics.elidedText("▾ " + QString::fromStdString(cluster_.label), Qt::ElideRight,

@@ -5,7 +5,7 @@
 
 #include <QGraphicsItem>
 
-#include "core/hlo/hlo_graph.h"
+#include "core/analysis/hlo_graph.h"
 
 namespace systolic::views {
 
@@ -13,10 +13,10 @@ class GraphClusterItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 103 };
 
-  GraphClusterItem(int32_t index, const GraphCluster& cluster, const QRectF& rect, int depth);
+  GraphClusterItem(int32_t index, const analysis::GraphCluster& cluster, const QRectF& rect, int depth);
 
   int32_t index() const { return index_; }
-  const GraphCluster& cluster() const { return cluster_; }
+  const analysis::GraphCluster& cluster() const { return cluster_; }
   // The title band: where a double-click closes the cluster.
   QRectF TitleRect() const;
   void SetLinked(bool on);
@@ -30,7 +30,7 @@ class GraphClusterItem : public QGraphicsItem {
 
  private:
   int32_t index_;
-  GraphCluster cluster_;
+  analysis::GraphCluster cluster_;
   QRectF rect_;
   bool linked_ = false;
   bool selected_ = false;

@@ -10,7 +10,7 @@
 
 namespace systolic::views {
 
-GraphEdgeItem::GraphEdgeItem(const GraphEdge& edge, const EdgeGeometry& geometry)
+GraphEdgeItem::GraphEdgeItem(const analysis::GraphEdge& edge, const EdgeGeometry& geometry)
     : edge_(edge), geometry_(geometry), label_(QString::fromStdString(edge.label)) {
   bounds_ = geometry_.path.boundingRect().united(geometry_.arrow.boundingRect());
   if (geometry_.has_label && !label_.isEmpty()) {

@@ -15,9 +15,9 @@ class GraphEdgeItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 102 };
 
-  GraphEdgeItem(const GraphEdge& edge, const EdgeGeometry& geometry);
+  GraphEdgeItem(const analysis::GraphEdge& edge, const EdgeGeometry& geometry);
 
-  const GraphEdge& edge() const { return edge_; }
+  const analysis::GraphEdge& edge() const { return edge_; }
   // Drawn stronger when it touches the selection.
   void SetEmphasis(bool on);
 
@@ -27,7 +27,7 @@ class GraphEdgeItem : public QGraphicsItem {
   void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
 
  private:
-  GraphEdge edge_;
+  analysis::GraphEdge edge_;
   EdgeGeometry geometry_;
   QString label_;
   QRectF label_rect_;

@@ -84,7 +84,7 @@ QPolygonF Arrowhead(QPointF base, QPointF tip) {
 
 }  // namespace
 
-GraphLayoutResult GraphLayout::Run(const VisibleGraph& graph, const std::vector<QSizeF>& node_sizes,
+GraphLayoutResult GraphLayout::Run(const analysis::VisibleGraph& graph, const std::vector<QSizeF>& node_sizes,
                                    const GraphLayoutOptions& options) {
   GraphLayoutResult result;
   QElapsedTimer timer;
@@ -126,13 +126,13 @@ GraphLayoutResult GraphLayout::Run(const VisibleGraph& graph, const std::vector<
   std::vector<Agraph_t*> clusters;
   clusters.reserve(graph.clusters.size());
   for (size_t i = 0; i < graph.clusters.size(); ++i) {
-    const GraphCluster& c = graph.clusters[i];
+    const analysis::GraphCluster& c = graph.clusters[i];
     Agraph_t* parent = c.parent >= 0 ? clusters[c.parent] : g;
     const std::string name = "cluster_" + std::to_string(i);
     Agraph_t* sub = agsubg(parent, C(name.c_str()), 1);
     Set(sub, graph_label, c.label);
     Set(sub, graph_fontsize, "11");
-    Set(sub, graph_style, c.kind == GraphGroupKind::kFusion ? "rounded" : "dashed");
+    Set(sub, graph_style, c.kind == analysis::GraphGroupKind::kFusion ? "rounded" : "dashed");
     Set(sub, graph_color, Hex(palette.ForUnit(c.unit)));
     clusters.push_back(sub);
   }
@@ -140,7 +140,7 @@ GraphLayoutResult GraphLayout::Run(const VisibleGraph& graph, const std::vector<
   std::vector<Agnode_t*> nodes;
   nodes.reserve(graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
-    const GraphNode& n = graph.nodes[i];
+    const analysis::GraphNode& n = graph.nodes[i];
     Agraph_t* owner = n.cluster >= 0 ? clusters[n.cluster] : g;
     const std::string name = "n" + std::to_string(i);
     Agnode_t* node = agnode(owner, C(name.c_str()), 1);
@@ -158,7 +158,7 @@ GraphLayoutResult GraphLayout::Run(const VisibleGraph& graph, const std::vector<
 
   std::vector<Agedge_t*> edges;
   edges.reserve(graph.edges.size());
-  for (const GraphEdge& e : graph.edges) {
+  for (const analysis::GraphEdge& e : graph.edges) {
     Agedge_t* edge = agedge(g, nodes[e.from], nodes[e.to], nullptr, 1);
     if (e.control) Set(edge, edge_style, "dashed");
     edges.push_back(edge);

@@ -13,7 +13,7 @@
 #include <QString>
 #include <vector>
 
-#include "core/hlo/hlo_graph.h"
+#include "core/analysis/hlo_graph.h"
 
 namespace systolic::views {
 
@@ -44,7 +44,7 @@ struct GraphLayoutResult {
 class GraphLayout {
  public:
   // `node_sizes[i]` is the box of node i, in points.
-  static GraphLayoutResult Run(const VisibleGraph& graph, const std::vector<QSizeF>& node_sizes,
+  static GraphLayoutResult Run(const analysis::VisibleGraph& graph, const std::vector<QSizeF>& node_sizes,
                                const GraphLayoutOptions& options = {});
 };
 

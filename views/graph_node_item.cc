@@ -34,7 +34,7 @@ const GraphFonts& GraphFonts::Get() {
   return fonts;
 }
 
-QSizeF GraphNodeItem::SizeFor(const GraphNode& node) {
+QSizeF GraphNodeItem::SizeFor(const analysis::GraphNode& node) {
   const GraphFonts& fonts = GraphFonts::Get();
   const QFontMetricsF title(fonts.title), subtitle(fonts.subtitle), shape(fonts.shape),
       small(fonts.small);
@@ -55,7 +55,7 @@ QSizeF GraphNodeItem::SizeFor(const GraphNode& node) {
   return QSizeF(width, height);
 }
 
-GraphNodeItem::GraphNodeItem(int32_t index, const GraphNode& node, const QRectF& rect)
+GraphNodeItem::GraphNodeItem(int32_t index, const analysis::GraphNode& node, const QRectF& rect)
     : index_(index), node_(node), rect_(rect) {
   setAcceptHoverEvents(true);
   setCursor(Qt::PointingHandCursor);

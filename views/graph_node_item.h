@@ -7,7 +7,7 @@
 #include <QFont>
 #include <QGraphicsItem>
 
-#include "core/hlo/hlo_graph.h"
+#include "core/analysis/hlo_graph.h"
 
 namespace systolic::views {
 
@@ -15,13 +15,13 @@ class GraphNodeItem : public QGraphicsItem {
  public:
   enum { Type = UserType + 101 };
 
-  GraphNodeItem(int32_t index, const GraphNode& node, const QRectF& rect);
+  GraphNodeItem(int32_t index, const analysis::GraphNode& node, const QRectF& rect);
 
   // The box a node needs for its text.
-  static QSizeF SizeFor(const GraphNode& node);
+  static QSizeF SizeFor(const analysis::GraphNode& node);
 
   int32_t index() const { return index_; }
-  const GraphNode& node() const { return node_; }
+  const analysis::GraphNode& node() const { return node_; }
 
   void SetSelectedNode(bool on);
   void SetLinked(bool on);
@@ -37,7 +37,7 @@ class GraphNodeItem : public QGraphicsItem {
 
  private:
   int32_t index_;
-  GraphNode node_;
+  analysis::GraphNode node_;
   QRectF rect_;
   bool selected_ = false;
   bool linked_ = false;

@@ -31,10 +31,10 @@ constexpr int64_t kFirstPictureNodes = 80;
 // Instructions "open all layers" lays out at most.
 constexpr int64_t kOpenAllNodes = 600;
 
-std::vector<QSizeF> MeasureNodes(const VisibleGraph& graph) {
+std::vector<QSizeF> MeasureNodes(const analysis::VisibleGraph& graph) {
   std::vector<QSizeF> sizes;
   sizes.reserve(graph.nodes.size());
-  for (const GraphNode& node : graph.nodes) sizes.push_back(GraphNodeItem::SizeFor(node));
+  for (const analysis::GraphNode& node : graph.nodes) sizes.push_back(GraphNodeItem::SizeFor(node));
   return sizes;
 }
 
@@ -89,8 +89,8 @@ GraphPane::GraphPane(const QString& role, QWidget* parent) : QWidget(parent), ro
   connect(canvas_, &GraphCanvas::nodeClicked, this, &GraphPane::SelectNode);
   connect(canvas_, &GraphCanvas::nodeDoubleClicked, this, &GraphPane::ToggleNode);
   connect(canvas_, &GraphCanvas::clusterClicked, this, [this](int index) {
-    const GraphCluster& cluster = visible_->clusters[index];
-    selection_ = cluster.kind == GraphGroupKind::kFusion
+    const analysis::GraphCluster& cluster = visible_->clusters[index];
+    selection_ = cluster.kind == analysis::GraphGroupKind::kFusion
                      ? std::vector<const HloInstruction*>{graph_->group(cluster.group).fusion}
                      : graph_->InstructionsIn(cluster.group);
     UpdateMarks();
@@ -112,7 +112,7 @@ GraphPane::GraphPane(const QString& role, QWidget* parent) : QWidget(parent), ro
     ShowComputation(
         reinterpret_cast<const HloComputation*>(computation_choice_->itemData(index).value<quintptr>()));
   });
-  visible_ = std::make_shared<VisibleGraph>();
+  visible_ = std::make_shared<analysis::VisibleGraph>();
   SetMessage("No program");
 }
 
@@ -136,7 +136,7 @@ void GraphPane::SetMessage(const QString& message) {
 }
 
 void GraphPane::SetStage(const trace::ProgramRecord* program, int64_t stage,
-                         std::shared_ptr<const trace::StageModule> module,
+                         std::shared_ptr<const analysis::StageModule> module,
                          const QString& message) {
   program_ = program;
   stage_index_ = stage;
@@ -155,7 +155,7 @@ void GraphPane::SetStage(const trace::ProgramRecord* program, int64_t stage,
   computation_ = nullptr;
   ++generation_;
   layout_running_ = false;
-  visible_ = std::make_shared<VisibleGraph>();
+  visible_ = std::make_shared<analysis::VisibleGraph>();
   layout_ = GraphLayoutResult();
   BuildScene();
   computation_choice_->clear();
@@ -163,7 +163,7 @@ void GraphPane::SetStage(const trace::ProgramRecord* program, int64_t stage,
   SetMessage(message);
 }
 
-void GraphPane::SetModule(std::shared_ptr<const trace::StageModule> module) {
+void GraphPane::SetModule(std::shared_ptr<const analysis::StageModule> module) {
   module_ = std::move(module);
   computation_ = nullptr;
   graph_.reset();
@@ -209,7 +209,7 @@ const absl::flat_hash_set<std::string>* GraphPane::ExpandedOrNull() const {
 void GraphPane::ShowComputation(const HloComputation* computation) {
   if (!computation || (computation == computation_ && graph_)) return;
   computation_ = computation;
-  graph_ = std::make_unique<HloGraph>(HloGraph::Build(*computation));
+  graph_ = std::make_unique<analysis::HloGraph>(analysis::HloGraph::Build(*computation));
   if (!expanded_.count(computation->name())) {
     expanded_[computation->name()] = graph_->DefaultExpanded(kFirstPictureNodes);
   }
@@ -220,7 +220,7 @@ void GraphPane::ShowComputation(const HloComputation* computation) {
 
 void GraphPane::Relayout(bool fit) {
   if (!graph_) return;
-  auto visible = std::make_shared<const VisibleGraph>(graph_->Visible(Expanded()));
+  auto visible = std::make_shared<const analysis::VisibleGraph>(graph_->Visible(Expanded()));
   std::vector<QSizeF> sizes = MeasureNodes(*visible);
   ++generation_;
   pending_visible_ = visible;
@@ -228,7 +228,7 @@ void GraphPane::Relayout(bool fit) {
   fit_after_layout_ = fit_after_layout_ || fit;
   if (node_items_.empty()) SetMessage(QStringLiteral("Laying out %1 nodes…").arg(visible->nodes.size()));
   // The stage module owns the instructions the graph points at.
-  std::shared_ptr<const trace::StageModule> keep = module_;
+  std::shared_ptr<const analysis::StageModule> keep = module_;
   watcher_->setFuture(QtConcurrent::run([visible, sizes = std::move(sizes), keep] {
     return GraphLayout::Run(*visible, sizes);
   }));
@@ -331,7 +331,7 @@ void GraphPane::CenterOnMarks() {
   QRectF target;
   auto take = [&](const std::vector<const HloInstruction*>& instructions) {
     for (const HloInstruction* i : instructions) {
-      const GraphPlace place = visible_->Locate(i);
+      const analysis::GraphPlace place = visible_->Locate(i);
       if (place.node >= 0 && place.node < int32_t(node_items_.size())) {
         target = target.united(node_items_[place.node]->boundingRect());
       } else if (place.cluster >= 0 && place.cluster < int32_t(cluster_items_.size())) {
@@ -351,7 +351,7 @@ void GraphPane::CenterOnMarks() {
 
 void GraphPane::SelectNode(int node) {
   if (node < 0 || node >= int(visible_->nodes.size())) return;
-  const GraphNode& n = visible_->nodes[node];
+  const analysis::GraphNode& n = visible_->nodes[node];
   selection_ = n.instruction ? std::vector<const HloInstruction*>{n.instruction}
                              : graph_->InstructionsIn(n.group);
   UpdateMarks();
@@ -360,7 +360,7 @@ void GraphPane::SelectNode(int node) {
 
 void GraphPane::ToggleNode(int node) {
   if (node < 0 || node >= int(visible_->nodes.size())) return;
-  const GraphNode& n = visible_->nodes[node];
+  const analysis::GraphNode& n = visible_->nodes[node];
   if (n.expandable && n.group >= 0) {
     focus_key_ = graph_->group(n.group).key;
     SetGroupExpanded(focus_key_, true);
@@ -402,7 +402,7 @@ void GraphPane::CollapseAll() {
 
 void GraphPane::SelectInstruction(const HloInstruction* instruction, bool reveal) {
   if (!module_ || !instruction) return;
-  const HloComputation* computation = DisplayedComputation(*instruction);
+  const HloComputation* computation = analysis::DisplayedComputation(*instruction);
   if (computation != computation_) ShowComputation(computation);
   selection_ = {instruction};
   bool opened = false;
@@ -432,7 +432,7 @@ void GraphPane::SetLinked(const std::vector<const HloInstruction*>& instructions
     const bool drawn_here = graph_ && std::any_of(linked_.begin(), linked_.end(), [&](auto* i) {
                               return graph_->Contains(i);
                             });
-    if (!drawn_here) ShowComputation(DisplayedComputation(*linked_.front()));
+    if (!drawn_here) ShowComputation(analysis::DisplayedComputation(*linked_.front()));
   }
   if (layout_running_) {
     center_after_layout_ = !linked_.empty();
@@ -446,7 +446,7 @@ int GraphPane::Search(const QString& text) {
   search_hits_.clear();
   search_position_ = -1;
   if (module_ && !text.trimmed().isEmpty()) {
-    search_hits_ = SearchInstructions(module_->module(), text.trimmed().toStdString());
+    search_hits_ = analysis::SearchInstructions(module_->module(), text.trimmed().toStdString());
   }
   UpdateMarks();
   return int(search_hits_.size());
@@ -466,7 +466,7 @@ void GraphPane::Fit() { canvas_->FitAll(); }
 void GraphPane::ShowContextMenu(int node, int cluster, const QPoint& where) {
   QMenu menu(this);
   if (node >= 0) {
-    const GraphNode& n = visible_->nodes[node];
+    const analysis::GraphNode& n = visible_->nodes[node];
     if (n.expandable) menu.addAction("Open", [this, node] { ToggleNode(node); });
     if (n.instruction) {
       menu.addAction("Copy name", [n] {
@@ -479,7 +479,7 @@ void GraphPane::ShowContextMenu(int node, int cluster, const QPoint& where) {
       }
     }
     if (n.cluster >= 0) {
-      const GraphCluster& c = visible_->clusters[n.cluster];
+      const analysis::GraphCluster& c = visible_->clusters[n.cluster];
       menu.addAction(QStringLiteral("Close %1").arg(QString::fromStdString(c.label)),
                      [this, key = graph_->group(c.group).key] { SetGroupExpanded(key, false); });
     }

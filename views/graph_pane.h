@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "core/hlo/hlo_graph.h"
+#include "core/analysis/hlo_graph.h"
+#include "core/analysis/stage_module.h"
 #include "core/trace/program_record.h"
-#include "core/trace/stage_module.h"
 #include "views/graph_layout.h"
 
 class QComboBox;
@@ -38,17 +38,17 @@ class GraphPane : public QWidget {
   // Shows stage `stage` of `program`: `module` when it is ready, else
   // `message` ("Parsing…", or why it cannot be shown) until SetModule.
   void SetStage(const trace::ProgramRecord* program, int64_t stage,
-                std::shared_ptr<const trace::StageModule> module, const QString& message);
-  void SetModule(std::shared_ptr<const trace::StageModule> module);
+                std::shared_ptr<const analysis::StageModule> module, const QString& message);
+  void SetModule(std::shared_ptr<const analysis::StageModule> module);
   void SetMessage(const QString& message);
   const trace::ProgramRecord* program() const { return program_; }
   int64_t stage_index() const { return stage_index_; }
-  const trace::StageModule* stage() const { return module_.get(); }
+  const analysis::StageModule* stage() const { return module_.get(); }
 
   // The computation drawn (fused computations are drawn inside their fusions).
   void ShowComputation(const HloComputation* computation);
   const HloComputation* computation() const { return computation_; }
-  const HloGraph* graph() const { return graph_.get(); }
+  const analysis::HloGraph* graph() const { return graph_.get(); }
 
   // --- Selection ----------------------------------------------------------------
   // Selects an instruction of this stage, switching computation and opening
@@ -76,7 +76,7 @@ class GraphPane : public QWidget {
 
   // --- Drawing ----------------------------------------------------------------
   bool busy() const { return layout_running_; }
-  const VisibleGraph& visible() const { return *visible_; }
+  const analysis::VisibleGraph& visible() const { return *visible_; }
   const GraphLayoutResult& layout() const { return layout_; }
   GraphCanvas* canvas() const { return canvas_; }
   // Node items by node index (empty while nothing is drawn).
@@ -122,16 +122,16 @@ class GraphPane : public QWidget {
 
   const trace::ProgramRecord* program_ = nullptr;
   int64_t stage_index_ = -1;
-  std::shared_ptr<const trace::StageModule> module_;
+  std::shared_ptr<const analysis::StageModule> module_;
   const HloComputation* computation_ = nullptr;
-  std::unique_ptr<HloGraph> graph_;
+  std::unique_ptr<analysis::HloGraph> graph_;
   // Open layers per computation (by name), so going back keeps them.
   std::map<std::string, absl::flat_hash_set<std::string>> expanded_;
-  std::shared_ptr<const VisibleGraph> visible_;
+  std::shared_ptr<const analysis::VisibleGraph> visible_;
   GraphLayoutResult layout_;
 
   QFutureWatcher<GraphLayoutResult>* watcher_ = nullptr;
-  std::shared_ptr<const VisibleGraph> pending_visible_;
+  std::shared_ptr<const analysis::VisibleGraph> pending_visible_;
   int generation_ = 0;
   bool layout_running_ = false;
   bool fit_after_layout_ = false;

@@ -12,8 +12,8 @@
 #include <QVBoxLayout>
 
 #include "absl/container/flat_hash_set.h"
-#include "core/trace/snapshot_link.h"
-#include "core/trace/stage_pair.h"
+#include "core/analysis/snapshot_link.h"
+#include "core/analysis/stage_pair.h"
 #include "views/graph_canvas.h"
 #include "views/graph_pane.h"
 #include "views/stage_store.h"
@@ -97,7 +97,7 @@ void GraphView::Connect(GraphPane* pane, GraphPane* other) {
             active_ = pane;
             std::vector<const HloInstruction*> linked;
             if (pane->stage() && other->stage() && compare_) {
-              linked = trace::LinkedInstructions(*pane->stage(), selection, *other->stage());
+              linked = analysis::LinkedInstructions(*pane->stage(), selection, *other->stage());
             }
             other->SetLinked(linked);
             // The timeline lights up everything on either side.
@@ -121,7 +121,7 @@ void GraphView::SetProgram(const trace::ProgramRecord* program) {
     after_->SetStage(nullptr, -1, nullptr, "No program");
     return;
   }
-  const trace::StagePair pair = trace::DefaultStagePair(*program);
+  const analysis::StagePair pair = analysis::DefaultStagePair(*program);
   if (pair.after < 0) {
     // One stage: there is nothing to compare.
     LoadStage(after_, pair.before, program);
@@ -170,7 +170,7 @@ void GraphView::SetCompare(bool compare) {
 void GraphView::LoadStage(GraphPane* pane, int64_t stage, const trace::ProgramRecord* program) {
   if (!program) program = pane->program() ? pane->program() : program_;
   if (!program || stage < 0) return;
-  std::shared_ptr<const trace::StageModule> module = store_->Get(program->id, stage);
+  std::shared_ptr<const analysis::StageModule> module = store_->Get(program->id, stage);
   QString message;
   if (!module) {
     const QString error = store_->ErrorOf(program->id, stage);
@@ -211,7 +211,7 @@ bool GraphView::SelectInstructionByName(const QString& name) {
     pane->SelectInstruction(instruction);
     GraphPane* other = pane == after_ ? before_ : after_;
     if (other->stage() && compare_) {
-      other->SetLinked(trace::LinkedInstructions(*pane->stage(), instruction, *other->stage()));
+      other->SetLinked(analysis::LinkedInstructions(*pane->stage(), instruction, *other->stage()));
     }
     active_ = pane;
     return true;

@@ -10,8 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
-#include "core/trace/stage_module.h"
 
 class QLabel;
 class QLineEdit;
@@ -65,7 +65,7 @@ class GraphView : public QWidget {
   // The user selected instructions (on either side): the stage they belong
   // to, and the names of everything linked to them on both sides — what
   // the timeline lights up.
-  void instructionsSelected(const trace::StageModule* stage,
+  void instructionsSelected(const analysis::StageModule* stage,
                             const std::vector<const HloInstruction*>& instructions,
                             const QStringList& linked_names);
   void busyChanged();

@@ -81,7 +81,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     space_->clear();
     const int p = program_->currentIndex();
     if (profile_ && p >= 0 && p < int(profile_->programs.size())) {
-      for (const std::string& s : trace::MemorySpacesOf(profile_->programs[size_t(p)].buffer_assignment)) {
+      for (const std::string& s : analysis::MemorySpacesOf(profile_->programs[size_t(p)].buffer_assignment)) {
         space_->addItem(QString::fromStdString(s));
       }
     }
@@ -133,8 +133,8 @@ void MemoryChart::Rebuild() {
   const trace::ProgramRecord* program =
       profile_ && p >= 0 && p < int(profile_->programs.size()) ? &profile_->programs[size_t(p)] : nullptr;
   const QString space = space_->currentText().isEmpty() ? QStringLiteral("HBM") : space_->currentText();
-  timeline_ = program ? trace::MemoryOverProgramOrder(program->buffer_assignment, space.toStdString())
-                      : trace::MemoryTimeline{};
+  timeline_ = program ? analysis::MemoryOverProgramOrder(program->buffer_assignment, space.toStdString())
+                      : analysis::MemoryTimeline{};
   peak_model_->SetBuffers(timeline_.live_at_peak, timeline_.peak_bytes);
   table_->resizeColumnsToContents();
   table_->horizontalHeader()->setStretchLastSection(true);

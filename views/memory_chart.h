@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "core/trace/memory_timeline.h"
+#include "core/analysis/memory_timeline.h"
 #include "core/trace/profile.h"
 
 class QChartView;
@@ -32,7 +32,7 @@ class MemoryChart : public QWidget {
   // Index into the profile's programs; memory space by name ("HBM").
   void ShowProgram(int program, const QString& memory_space = "HBM");
 
-  const trace::MemoryTimeline& timeline() const { return timeline_; }
+  const analysis::MemoryTimeline& timeline() const { return timeline_; }
   PeakBuffersModel* peak_model() const { return peak_model_; }
   // The points of the allocation curve as drawn (position, bytes).
   QList<QPointF> curve() const;
@@ -41,7 +41,7 @@ class MemoryChart : public QWidget {
   void Rebuild();
 
   std::shared_ptr<const trace::Profile> profile_;
-  trace::MemoryTimeline timeline_;
+  analysis::MemoryTimeline timeline_;
   QComboBox* program_ = nullptr;
   QComboBox* space_ = nullptr;
   QLabel* summary_ = nullptr;

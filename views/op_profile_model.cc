@@ -30,13 +30,13 @@ QString Si(double v, const QString& unit) {
 
 OpProfileModel::OpProfileModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void OpProfileModel::SetOpProfile(trace::OpProfile profile) {
+void OpProfileModel::SetOpProfile(analysis::OpProfile profile) {
   beginResetModel();
   profile_ = std::move(profile);
   endResetModel();
 }
 
-const trace::OpStats* OpProfileModel::OpAt(const QModelIndex& index) const {
+const analysis::OpStats* OpProfileModel::OpAt(const QModelIndex& index) const {
   if (!index.isValid() || index.model() != this || index.row() >= int(profile_.ops.size())) return nullptr;
   return &profile_.ops[size_t(index.row())];
 }
@@ -48,7 +48,7 @@ int OpProfileModel::rowCount(const QModelIndex& parent) const {
 int OpProfileModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumnCount; }
 
 QVariant OpProfileModel::data(const QModelIndex& index, int role) const {
-  const trace::OpStats* op = OpAt(index);
+  const analysis::OpStats* op = OpAt(index);
   if (!op) return {};
   const int column = index.column();
   if (role == Qt::TextAlignmentRole) {
@@ -58,7 +58,7 @@ QVariant OpProfileModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::UserRole) {
     switch (column) {
       case kInstruction: return QString::fromStdString(op->name);
-      case kCategory: return QString::fromLatin1(trace::OpCategoryName(op->category));
+      case kCategory: return QString::fromLatin1(analysis::OpCategoryName(op->category));
       case kTime: return qint64(op->total_ps);
       case kWall: return qint64(op->wall_ps);
       case kStepShare: return op->step_fraction;
@@ -76,7 +76,7 @@ QVariant OpProfileModel::data(const QModelIndex& index, int role) const {
   if (role != Qt::DisplayRole) return {};
   switch (column) {
     case kInstruction: return QString::fromStdString(op->name);
-    case kCategory: return QString::fromLatin1(trace::OpCategoryName(op->category));
+    case kCategory: return QString::fromLatin1(analysis::OpCategoryName(op->category));
     case kTime: return Duration(op->total_ps);
     case kWall: return Duration(op->wall_ps);
     case kStepShare: return QStringLiteral("%1 %").arg(100.0 * op->step_fraction, 0, 'f', 1);

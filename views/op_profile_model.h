@@ -6,7 +6,7 @@
 
 #include <QAbstractTableModel>
 
-#include "core/trace/op_profile.h"
+#include "core/analysis/op_profile.h"
 
 namespace systolic::views {
 
@@ -29,9 +29,9 @@ class OpProfileModel : public QAbstractTableModel {
   };
 
   explicit OpProfileModel(QObject* parent = nullptr);
-  void SetOpProfile(trace::OpProfile profile);
-  const trace::OpProfile& op_profile() const { return profile_; }
-  const trace::OpStats* OpAt(const QModelIndex& index) const;
+  void SetOpProfile(analysis::OpProfile profile);
+  const analysis::OpProfile& op_profile() const { return profile_; }
+  const analysis::OpStats* OpAt(const QModelIndex& index) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -39,7 +39,7 @@ class OpProfileModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
-  trace::OpProfile profile_;
+  analysis::OpProfile profile_;
 };
 
 }  // namespace systolic::views

@@ -6,7 +6,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/trace/op_profile.h"
+#include "core/analysis/op_profile.h"
 #include "views/op_profile_model.h"
 
 namespace systolic::views {
@@ -39,9 +39,9 @@ QString OpProfileView::summary() const { return summary_->text(); }
 
 void OpProfileView::SetProfile(std::shared_ptr<const trace::Profile> profile) {
   profile_ = std::move(profile);
-  absl::StatusOr<trace::OpProfile> ops =
-      profile_ ? trace::ComputeOpProfile(*profile_)
-               : absl::StatusOr<trace::OpProfile>(absl::NotFoundError("no profile open"));
+  absl::StatusOr<analysis::OpProfile> ops =
+      profile_ ? analysis::ComputeOpProfile(*profile_)
+               : absl::StatusOr<analysis::OpProfile>(absl::NotFoundError("no profile open"));
   if (!ops.ok()) {
     model_->SetOpProfile({});
     summary_->setText(QString::fromStdString(std::string(ops.status().message())));
@@ -50,10 +50,10 @@ void OpProfileView::SetProfile(std::shared_ptr<const trace::Profile> profile) {
   int64_t busy = 0;
   for (int64_t ps : ops->category_ps) busy += ps;
   QStringList parts;
-  for (int c = 0; c < trace::kOpCategoryCount; ++c) {
+  for (int c = 0; c < analysis::kOpCategoryCount; ++c) {
     if (ops->category_ps[c] == 0) continue;
     parts << QStringLiteral("%1 %2 µs (%3 %)")
-                 .arg(QString::fromLatin1(trace::OpCategoryName(trace::OpCategory(c))))
+                 .arg(QString::fromLatin1(analysis::OpCategoryName(analysis::OpCategory(c))))
                  .arg(double(ops->category_ps[c]) / 1e6, 0, 'f', 3)
                  .arg(busy > 0 ? 100.0 * double(ops->category_ps[c]) / double(busy) : 0.0, 0, 'f', 1);
   }

@@ -3,13 +3,13 @@
 #include <QFont>
 #include <QString>
 
-#include "core/trace/time_ruler.h"
+#include "core/analysis/time_ruler.h"
 #include "views/studio_palette.h"
 
 namespace systolic::views {
 namespace {
 
-QString Ps(int64_t ps) { return QString::fromStdString(trace::FormatPs(ps)); }
+QString Ps(int64_t ps) { return QString::fromStdString(analysis::FormatPs(ps)); }
 QString Ns(int64_t ns) { return Ps(ns * 1000); }
 
 }  // namespace
@@ -167,7 +167,7 @@ QString ProfileExplorerModel::Detail(const Item& item) const {
       const trace::CompileEvent& c = profile_->compile_events[item.compile];
       if (c.cache_hit) return QStringLiteral("cache hit");
       QString text = QStringLiteral("compiled in %1").arg(Ns(c.compile_time_ns));
-      if (!c.cause.empty()) text += " · " + QString::fromStdString(c.cause);
+      if (!c.cause.text.empty()) text += " · " + QString::fromStdString(c.cause.text);
       return text;
     }
     case Kind::kRunsFolder: return QString::number(profile_->runs.size());
@@ -198,7 +198,7 @@ QString ProfileExplorerModel::Tip(const Item& item) const {
     case Kind::kStage: return QStringLiteral("Double-click: show after this pass; context menu: compare");
     case Kind::kCompile: {
       const trace::CompileEvent& c = profile_->compile_events[item.compile];
-      return QString::fromStdString(c.cause.empty() ? c.fingerprint : c.cause);
+      return QString::fromStdString(c.cause.text.empty() ? c.fingerprint : c.cause.text);
     }
     case Kind::kStep:
     case Kind::kRun: return QStringLiteral("Double-click: show on the timeline");

@@ -17,7 +17,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
-#include "core/trace/module_text_diff.h"
+#include "core/analysis/module_text_diff.h"
 #include "core/trace/profile_summary.h"
 #include "views/compile_events_model.h"
 #include "views/studio_palette.h"
@@ -40,9 +40,9 @@ class RawValueSortModel : public QSortFilterProxyModel {
   }
 };
 
-QString DiffHtml(const trace::ModuleTextDiff& diff) {
+QString DiffHtml(const analysis::ModuleTextDiff& diff) {
   // Unchanged runs are cut to a few lines of context, as `diff -u` does.
-  const QStringList lines = QString::fromStdString(trace::FormatDiff(diff, 3)).split('\n');
+  const QStringList lines = QString::fromStdString(analysis::FormatDiff(diff, 3)).split('\n');
   QString html = QStringLiteral("<pre style=\"font-family:'DejaVu Sans Mono',monospace;font-size:9pt\">");
   for (const QString& line : lines) {
     if (line.isEmpty()) continue;
@@ -137,7 +137,7 @@ RecompilationsView::~RecompilationsView() { model_->SetProfile(nullptr); }
 void RecompilationsView::SetProfile(std::shared_ptr<const trace::Profile> profile) {
   model_->SetProfile(nullptr);
   profile_ = std::move(profile);
-  report_ = profile_ ? trace::ReportRecompilations(*profile_) : trace::RecompilationReport{};
+  report_ = profile_ ? analysis::ReportRecompilations(*profile_) : analysis::RecompilationReport{};
   model_->SetProfile(profile_.get());
   table_->resizeColumnsToContents();
   table_->horizontalHeader()->setStretchLastSection(true);
@@ -201,7 +201,7 @@ void RecompilationsView::ShowDiffFor(int index) {
                              .arg(QString::fromStdString(e.fingerprint)));
     return;
   }
-  const trace::ComparedPrograms programs = trace::ProgramsOfMiss(*profile_, e);
+  const analysis::ComparedPrograms programs = analysis::ProgramsOfMiss(*profile_, e);
   const QString cause = QString::fromStdString(trace::CauseInWords(e));
   if (!programs.before || !programs.now || programs.now->snapshots.empty() ||
       programs.before->snapshots.empty()) {
@@ -211,7 +211,7 @@ void RecompilationsView::ShowDiffFor(int index) {
     return;
   }
   // The modules as they were handed to the compiler.
-  const trace::ModuleTextDiff diff = trace::DiffModuleText(programs.before->snapshots.front().hlo_text,
+  const analysis::ModuleTextDiff diff = analysis::DiffModuleText(programs.before->snapshots.front().hlo_text,
                                                            programs.now->snapshots.front().hlo_text);
   diff_title_->setText(QStringLiteral("<b>Step %1: %2</b><br>− %3 #%4 (cached before) · + %5 #%6 (compiled "
                                       "now): %7 lines removed, %8 added")
@@ -223,7 +223,7 @@ void RecompilationsView::ShowDiffFor(int index) {
                            .arg(programs.now->id)
                            .arg(diff.removed)
                            .arg(diff.added));
-  diff_plain_ = QString::fromStdString(trace::FormatDiff(diff, 3));
+  diff_plain_ = QString::fromStdString(analysis::FormatDiff(diff, 3));
   compared_ = {programs.before->id, programs.now->id};
   compare_graphs_->setEnabled(true);
   diff_->setHtml(DiffHtml(diff));
@@ -247,7 +247,7 @@ void RecompilationsView::RebuildChart() {
   double most_time = 0;
   int most = 0;
   for (size_t i = 0; i < report_.steps.size(); ++i) {
-    const trace::StepCompiles& s = report_.steps[i];
+    const analysis::StepCompiles& s = report_.steps[i];
     steps << QString::number(s.step);
     *misses << double(s.misses);
     *hits << double(s.hits);
@@ -294,7 +294,7 @@ QString RecompilationsView::diff_text() const { return diff_plain_; }
 
 QList<QPointF> RecompilationsView::chart_compiles() const {
   QList<QPointF> out;
-  for (const trace::StepCompiles& s : report_.steps) {
+  for (const analysis::StepCompiles& s : report_.steps) {
     out.append(QPointF(double(s.misses), double(s.compile_time_ns) / 1e6));
   }
   return out;

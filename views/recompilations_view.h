@@ -8,8 +8,8 @@
 #include <QWidget>
 #include <memory>
 
+#include "core/analysis/recompilation_report.h"
 #include "core/trace/profile.h"
-#include "core/trace/recompilation_report.h"
 
 class QLabel;
 class QPushButton;
@@ -36,7 +36,7 @@ class RecompilationsView : public QWidget {
   void SelectCompile(int index);
 
   CompileEventsModel* model() const { return model_; }
-  const trace::RecompilationReport& report() const { return report_; }
+  const analysis::RecompilationReport& report() const { return report_; }
   bool banner_visible() const;
   QString banner_text() const;
   // The diff shown for the selected compile ("" for a hit or a first compile).
@@ -58,7 +58,7 @@ class RecompilationsView : public QWidget {
   void RebuildChart();
 
   std::shared_ptr<const trace::Profile> profile_;
-  trace::RecompilationReport report_;
+  analysis::RecompilationReport report_;
   CompileEventsModel* model_ = nullptr;
   QSortFilterProxyModel* sorted_ = nullptr;
   QLabel* banner_ = nullptr;

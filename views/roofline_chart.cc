@@ -33,13 +33,13 @@ QString Si(double v, const QString& unit) {
 double DecadeBelow(double v) { return std::pow(10.0, std::floor(std::log10(v))); }
 double DecadeAbove(double v) { return std::pow(10.0, std::ceil(std::log10(v))); }
 
-QColor CategoryColor(trace::OpCategory category) {
+QColor CategoryColor(analysis::OpCategory category) {
   const StudioPalette& palette = StudioPalette::Get();
   switch (category) {
-    case trace::OpCategory::kMxu: return palette.mxu;
-    case trace::OpCategory::kVector: return palette.vector;
-    case trace::OpCategory::kDma: return palette.data_movement;
-    case trace::OpCategory::kOther: return palette.other;
+    case analysis::OpCategory::kMxu: return palette.mxu;
+    case analysis::OpCategory::kVector: return palette.vector;
+    case analysis::OpCategory::kDma: return palette.data_movement;
+    case analysis::OpCategory::kOther: return palette.other;
   }
   return palette.other;
 }
@@ -65,10 +65,10 @@ void RooflineChart::SetProfile(std::shared_ptr<const trace::Profile> profile) {
 }
 
 QString RooflineChart::ToolTipAt(const QPointF& position) const {
-  for (const trace::OpStats& op : ops_.ops) {
+  for (const analysis::OpStats& op : ops_.ops) {
     if (!op.on_roofline || op.intensity != position.x() || op.achieved_flops_per_second != position.y()) continue;
     return QStringLiteral("<b>%1</b> (%2)<br>%3 FLOPs/byte, %4 achieved<br>%5 of peak; roof %6")
-        .arg(QString::fromStdString(op.name).toHtmlEscaped(), QString::fromLatin1(trace::OpCategoryName(op.category)))
+        .arg(QString::fromStdString(op.name).toHtmlEscaped(), QString::fromLatin1(analysis::OpCategoryName(op.category)))
         .arg(op.intensity, 0, 'g', 3)
         .arg(Si(op.achieved_flops_per_second, "FLOP/s"))
         .arg(QStringLiteral("%1 %").arg(100.0 * op.peak_fraction, 0, 'f', 1))
@@ -80,11 +80,11 @@ QString RooflineChart::ToolTipAt(const QPointF& position) const {
 void RooflineChart::Rebuild() {
   points_.clear();
   roof_.clear();
-  absl::StatusOr<trace::OpProfile> computed =
-      profile_ ? trace::ComputeOpProfile(*profile_)
-               : absl::StatusOr<trace::OpProfile>(absl::NotFoundError("no profile open"));
-  ops_ = computed.ok() ? *std::move(computed) : trace::OpProfile{};
-  const trace::Roofline& roof = ops_.roofline;
+  absl::StatusOr<analysis::OpProfile> computed =
+      profile_ ? analysis::ComputeOpProfile(*profile_)
+               : absl::StatusOr<analysis::OpProfile>(absl::NotFoundError("no profile open"));
+  ops_ = computed.ok() ? *std::move(computed) : analysis::OpProfile{};
+  const analysis::Roofline& roof = ops_.roofline;
 
   auto* chart = new QChart();
   chart->setAnimationOptions(QChart::NoAnimation);
@@ -102,7 +102,7 @@ void RooflineChart::Rebuild() {
   // Axis ranges: the ridge and every op inside, whole decades.
   double x_low = roof.ridge_intensity, x_high = roof.ridge_intensity;
   double y_low = roof.peak_flops_per_second, y_high = roof.peak_flops_per_second;
-  for (const trace::OpStats& op : ops_.ops) {
+  for (const analysis::OpStats& op : ops_.ops) {
     if (!op.on_roofline) continue;
     x_low = std::min(x_low, op.intensity);
     x_high = std::max(x_high, op.intensity);
@@ -136,13 +136,13 @@ void RooflineChart::Rebuild() {
 
   // One series per category, so the legend reads as the colours.
   int on_roof = 0;
-  for (int c = 0; c < trace::kOpCategoryCount; ++c) {
+  for (int c = 0; c < analysis::kOpCategoryCount; ++c) {
     auto* series = new QScatterSeries();
-    series->setName(QStringLiteral("%1 ops").arg(QString::fromLatin1(trace::OpCategoryName(trace::OpCategory(c)))));
-    series->setColor(CategoryColor(trace::OpCategory(c)));
+    series->setName(QStringLiteral("%1 ops").arg(QString::fromLatin1(analysis::OpCategoryName(analysis::OpCategory(c)))));
+    series->setColor(CategoryColor(analysis::OpCategory(c)));
     series->setBorderColor(Qt::white);
     series->setMarkerSize(11);
-    for (const trace::OpStats& op : ops_.ops) {
+    for (const analysis::OpStats& op : ops_.ops) {
       if (!op.on_roofline || int(op.category) != c) continue;
       const QPointF position(op.intensity, op.achieved_flops_per_second);
       series->append(position);

@@ -10,7 +10,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "core/trace/op_profile.h"
+#include "core/analysis/op_profile.h"
 #include "core/trace/profile.h"
 
 class QChartView;
@@ -32,7 +32,7 @@ class RooflineChart : public QWidget {
 
   void SetProfile(std::shared_ptr<const trace::Profile> profile);
 
-  const trace::OpProfile& op_profile() const { return ops_; }
+  const analysis::OpProfile& op_profile() const { return ops_; }
   const QList<Point>& points() const { return points_; }
   // The roof as drawn: its three corners, the ridge in the middle.
   const QList<QPointF>& roof() const { return roof_; }
@@ -43,7 +43,7 @@ class RooflineChart : public QWidget {
   void Rebuild();
 
   std::shared_ptr<const trace::Profile> profile_;
-  trace::OpProfile ops_;
+  analysis::OpProfile ops_;
   QLabel* summary_ = nullptr;
   QChartView* chart_ = nullptr;
   QList<Point> points_;

@@ -50,13 +50,13 @@ ShardingCanvas::ShardingCanvas(QWidget* parent) : QWidget(parent) {
 
 void ShardingCanvas::SetTopology(const trace::TopologyRecord& topology) {
   topology_ = topology;
-  traffic_ = trace::LinkTrafficMap(topology_);
+  traffic_ = analysis::LinkTrafficMap(topology_);
   selected_chip_ = -1;
   Relayout();
   update();
 }
 
-void ShardingCanvas::SetLayout(const trace::TensorLayout* layout) {
+void ShardingCanvas::SetLayout(const analysis::TensorLayout* layout) {
   if (layout) {
     layout_ = *layout;
   } else {
@@ -338,7 +338,7 @@ void ShardingCanvas::PaintTopology(QPainter& painter) {
 
 void ShardingCanvas::PaintTensor(QPainter& painter) {
   const StudioPalette& palette = StudioPalette::Get();
-  const trace::TensorLayout& t = *layout_;
+  const analysis::TensorLayout& t = *layout_;
   const int rank = int(t.tensor_dimensions.size());
   QFont title = font();
   title.setBold(true);

@@ -14,8 +14,8 @@
 #include <QWidget>
 #include <optional>
 
-#include "core/trace/link_traffic.h"
-#include "core/trace/tensor_layout.h"
+#include "core/analysis/link_traffic.h"
+#include "core/analysis/tensor_layout.h"
 #include "core/trace/topology_record.h"
 
 namespace systolic::views {
@@ -28,7 +28,7 @@ class ShardingCanvas : public QWidget {
 
   void SetTopology(const trace::TopologyRecord& topology);
   // Null: only the chips.
-  void SetLayout(const trace::TensorLayout* layout);
+  void SetLayout(const analysis::TensorLayout* layout);
   // The tensor dimensions drawn as rows and columns of the tile grid.
   void SetGridDimensions(int rows, int columns);
   int grid_rows() const { return grid_rows_; }
@@ -65,8 +65,8 @@ class ShardingCanvas : public QWidget {
   double ColumnGap() const;
 
   trace::TopologyRecord topology_;
-  trace::LinkTrafficMap traffic_{trace::TopologyRecord{}};
-  std::optional<trace::TensorLayout> layout_;
+  analysis::LinkTrafficMap traffic_{trace::TopologyRecord{}};
+  std::optional<analysis::TensorLayout> layout_;
   int grid_rows_ = 0, grid_columns_ = 1;
   std::vector<QRectF> chip_rects_;  // by index into topology_.chips
   QRectF topology_area_, tensor_area_;

@@ -6,8 +6,8 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "core/analysis/tensor_layout.h"
 #include "core/hlo/hlo_instruction.h"
-#include "core/trace/tensor_layout.h"
 #include "views/sharding_canvas.h"
 #include "views/stage_store.h"
 
@@ -108,7 +108,7 @@ void ShardingView::FillStages() {
     for (size_t s = 0; s < program.snapshots.size(); ++s) {
       stage_->addItem(QStringLiteral("%1 · %2").arg(s).arg(QString::fromStdString(program.snapshots[s].pass_name)));
     }
-    stage_->setCurrentIndex(int(trace::LayoutStageOf(program)));
+    stage_->setCurrentIndex(int(analysis::LayoutStageOf(program)));
   }
   filling_ = false;
   FillTensors();
@@ -139,7 +139,7 @@ void ShardingView::FillTensors() {
   }
   filling_ = true;
   int keep = 0;
-  for (const HloInstruction* i : trace::ShardableTensors(module_->module())) {
+  for (const HloInstruction* i : analysis::ShardableTensors(module_->module())) {
     const QString name = QString::fromStdString(i->name());
     const QString sharding = i->has_sharding() ? QString::fromStdString(i->sharding().ToString()) : "replicated (none given)";
     tensor_->addItem(QStringLiteral("%1  %2  %3").arg(name, QString::fromStdString(i->shape().ToString(false)), sharding),
@@ -184,21 +184,21 @@ void ShardingView::ShowTensor() {
   }
   const std::string name = tensor_->currentData().toString().toStdString();
   const HloInstruction* instruction = nullptr;
-  for (const HloInstruction* i : trace::ShardableTensors(module_->module())) {
+  for (const HloInstruction* i : analysis::ShardableTensors(module_->module())) {
     if (i->name() == name) instruction = i;
   }
   if (!instruction) {
     canvas_->SetLayout(nullptr);
     return;
   }
-  absl::StatusOr<trace::TensorLayout> layout = trace::LayoutTensor(*instruction, device_count());
+  absl::StatusOr<analysis::TensorLayout> layout = analysis::LayoutTensor(*instruction, device_count());
   if (!layout.ok()) {
     note_->setText(QString::fromStdString(std::string(layout.status().message())));
     canvas_->SetLayout(nullptr);
     return;
   }
   layout_ = std::move(*layout);
-  note_->setText(QString::fromStdString(trace::DescribeTensorLayout(*layout_)));
+  note_->setText(QString::fromStdString(analysis::DescribeTensorLayout(*layout_)));
   canvas_->SetLayout(&*layout_);
   FillGridDimensions();
 }

@@ -2,16 +2,16 @@
 // tensor (a parameter or any instruction); the topology shows which tile
 // each chip holds, one colour per distinct tile, and the tensor is drawn
 // as its tile grid labelled with device ids. The tiles come from the
-// core's TileForDevice, through trace::LayoutTensor.
+// core's TileForDevice, through analysis::LayoutTensor.
 #pragma once
 
 #include <QWidget>
 #include <memory>
 #include <optional>
 
+#include "core/analysis/stage_module.h"
+#include "core/analysis/tensor_layout.h"
 #include "core/trace/profile.h"
-#include "core/trace/stage_module.h"
-#include "core/trace/tensor_layout.h"
 
 class QComboBox;
 class QLabel;
@@ -37,7 +37,7 @@ class ShardingView : public QWidget {
   QStringList tensor_names() const;
   // Draws tensor dimensions `rows` and `columns` as the tile grid (-1: none).
   void SetGridDimensions(int rows, int columns);
-  const trace::TensorLayout* layout() const { return layout_ ? &*layout_ : nullptr; }
+  const analysis::TensorLayout* layout() const { return layout_ ? &*layout_ : nullptr; }
   ShardingCanvas* canvas() const { return canvas_; }
   // Waiting for a stage to be parsed.
   bool busy() const { return waiting_; }
@@ -62,8 +62,8 @@ class ShardingView : public QWidget {
   QComboBox* columns_dim_ = nullptr;
   QLabel* note_ = nullptr;
   ShardingCanvas* canvas_ = nullptr;
-  std::shared_ptr<const trace::StageModule> module_;
-  std::optional<trace::TensorLayout> layout_;
+  std::shared_ptr<const analysis::StageModule> module_;
+  std::optional<analysis::TensorLayout> layout_;
   bool waiting_ = false;
   bool filling_ = false;
 };

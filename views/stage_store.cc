@@ -6,7 +6,7 @@ namespace systolic::views {
 namespace {
 
 struct ParseOutcome {
-  std::shared_ptr<const trace::StageModule> module;
+  std::shared_ptr<const analysis::StageModule> module;
   QString error;
 };
 
@@ -16,7 +16,7 @@ ParseOutcome ParseStage(const trace::ModuleSnapshot& snapshot) {
     outcome.error = "This stage has no HLO text.";
     return outcome;
   }
-  auto parsed = trace::StageModule::Parse(snapshot);
+  auto parsed = analysis::StageModule::Parse(snapshot);
   if (parsed.ok()) {
     outcome.module = std::move(*parsed);
   } else {
@@ -40,7 +40,7 @@ void StageStore::SetProfile(std::shared_ptr<const trace::Profile> profile) {
 }
 
 void StageStore::Adopt(int64_t program_id, int64_t stage,
-                       std::shared_ptr<const trace::StageModule> module) {
+                       std::shared_ptr<const analysis::StageModule> module) {
   ready_[{program_id, stage}] = std::move(module);
   errors_.erase({program_id, stage});
 }
@@ -52,7 +52,7 @@ const trace::ModuleSnapshot* StageStore::Snapshot(int64_t program_id, int64_t st
   return &program->snapshots[stage];
 }
 
-std::shared_ptr<const trace::StageModule> StageStore::Get(int64_t program_id, int64_t stage) {
+std::shared_ptr<const analysis::StageModule> StageStore::Get(int64_t program_id, int64_t stage) {
   const Key key{program_id, stage};
   if (auto it = ready_.find(key); it != ready_.end()) return it->second;
   if (errors_.count(key) || pending_.count(key)) return nullptr;
@@ -83,7 +83,7 @@ std::shared_ptr<const trace::StageModule> StageStore::Get(int64_t program_id, in
   return nullptr;
 }
 
-std::shared_ptr<const trace::StageModule> StageStore::GetNow(int64_t program_id, int64_t stage,
+std::shared_ptr<const analysis::StageModule> StageStore::GetNow(int64_t program_id, int64_t stage,
                                                              QString* error) {
   const Key key{program_id, stage};
   if (auto it = ready_.find(key); it != ready_.end()) return it->second;

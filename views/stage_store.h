@@ -12,8 +12,8 @@
 #include <set>
 #include <utility>
 
+#include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
-#include "core/trace/stage_module.h"
 
 namespace systolic::views {
 
@@ -30,13 +30,13 @@ class StageStore : public QObject {
   std::shared_ptr<const trace::Profile> shared_profile() const { return profile_; }
 
   // A module the caller already has for stage `stage` of program `program_id`.
-  void Adopt(int64_t program_id, int64_t stage, std::shared_ptr<const trace::StageModule> module);
+  void Adopt(int64_t program_id, int64_t stage, std::shared_ptr<const analysis::StageModule> module);
 
   // The stage when ready; otherwise starts parsing it (once) and returns
   // null — stageReady follows, or stageFailed.
-  std::shared_ptr<const trace::StageModule> Get(int64_t program_id, int64_t stage);
+  std::shared_ptr<const analysis::StageModule> Get(int64_t program_id, int64_t stage);
   // Parses now if needed (tests, screenshots). Null with `error` set on failure.
-  std::shared_ptr<const trace::StageModule> GetNow(int64_t program_id, int64_t stage,
+  std::shared_ptr<const analysis::StageModule> GetNow(int64_t program_id, int64_t stage,
                                                    QString* error = nullptr);
   // Why a stage could not be parsed ("" when it could, or is not tried yet).
   QString ErrorOf(int64_t program_id, int64_t stage) const;
@@ -52,7 +52,7 @@ class StageStore : public QObject {
 
   std::shared_ptr<const trace::Profile> profile_;
   int generation_ = 0;
-  std::map<Key, std::shared_ptr<const trace::StageModule>> ready_;
+  std::map<Key, std::shared_ptr<const analysis::StageModule>> ready_;
   std::map<Key, QString> errors_;
   std::set<Key> pending_;
 };

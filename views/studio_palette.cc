@@ -7,14 +7,14 @@ const StudioPalette& StudioPalette::Get() {
   return palette;
 }
 
-QColor StudioPalette::ForUnit(ExecutionUnit unit) const {
+QColor StudioPalette::ForUnit(analysis::ExecutionUnit unit) const {
   switch (unit) {
-    case ExecutionUnit::kMxu: return mxu;
-    case ExecutionUnit::kVector: return vector;
-    case ExecutionUnit::kDataMovement: return data_movement;
-    case ExecutionUnit::kCollective: return collective;
-    case ExecutionUnit::kControlFlow: return control_flow;
-    case ExecutionUnit::kOther: return other;
+    case analysis::ExecutionUnit::kMxu: return mxu;
+    case analysis::ExecutionUnit::kVector: return vector;
+    case analysis::ExecutionUnit::kDataMovement: return data_movement;
+    case analysis::ExecutionUnit::kCollective: return collective;
+    case analysis::ExecutionUnit::kControlFlow: return control_flow;
+    case analysis::ExecutionUnit::kOther: return other;
   }
   return other;
 }

@@ -5,7 +5,7 @@
 
 #include <QColor>
 
-#include "core/hlo/execution_unit.h"
+#include "core/analysis/execution_unit.h"
 #include "core/trace/timeline_line.h"
 
 namespace systolic::views {
@@ -36,7 +36,7 @@ struct StudioPalette {
 
   static const StudioPalette& Get();
 
-  QColor ForUnit(ExecutionUnit unit) const;
+  QColor ForUnit(analysis::ExecutionUnit unit) const;
   QColor ForLane(trace::LaneKind kind) const;
   // A light tint of a unit colour for node and cluster fills.
   static QColor Tint(const QColor& color, int percent_white);

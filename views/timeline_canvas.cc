@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/trace/time_ruler.h"
+#include "core/analysis/time_ruler.h"
 #include "views/studio_palette.h"
 
 namespace systolic::views {
@@ -69,15 +69,15 @@ void TimelineCanvas::SetProfile(std::shared_ptr<const trace::Profile> profile) {
   selected_.reset();
   range_.reset();
   highlighted_.clear();
-  matcher_ = trace::InstructionEventMatcher();
-  tree_ = profile_ ? trace::LaneTree::Build(profile_->timeline) : trace::LaneTree();
+  matcher_ = analysis::InstructionEventMatcher();
+  tree_ = profile_ ? analysis::LaneTree::Build(profile_->timeline) : analysis::LaneTree();
   collapsed_.assign(tree_.size(), false);
   scroll_y_ = 0;
   clock_hz_ = 0;
   if (profile_) {
     clock_hz_ = profile_->chip.clock_hz;
     for (const trace::TimelinePlane& plane : profile_->timeline.planes()) {
-      if (clock_hz_ <= 0) clock_hz_ = trace::PlaneClockHz(plane);
+      if (clock_hz_ <= 0) clock_hz_ = analysis::PlaneClockHz(plane);
     }
     const trace::TimeSpan span = profile_->timeline.Span();
     viewport_.SetBounds(span.start_ps, span.end_ps);
@@ -98,7 +98,7 @@ std::shared_ptr<TimelineCanvas::Overviews> TimelineCanvas::BuildOverviews(
   for (int32_t p = 0; p < timeline.plane_count(); ++p) {
     const trace::TimelinePlane& plane = timeline.plane(p);
     for (int32_t l = 0; l < plane.line_count(); ++l) {
-      overviews->lanes[p].push_back(trace::LaneOverview::Build(plane.line(l)));
+      overviews->lanes[p].push_back(analysis::LaneOverview::Build(plane.line(l)));
     }
   }
   return overviews;
@@ -115,9 +115,9 @@ void TimelineCanvas::BuildOverviewsNow() {
 
 int TimelineCanvas::RowHeight(int32_t node) const {
   switch (tree_.node(node).kind) {
-    case trace::LaneNodeKind::kPlane: return 26;
-    case trace::LaneNodeKind::kCore: return 20;
-    case trace::LaneNodeKind::kLane: return 24;
+    case analysis::LaneNodeKind::kPlane: return 26;
+    case analysis::LaneNodeKind::kCore: return 20;
+    case analysis::LaneNodeKind::kLane: return 24;
   }
   return 24;
 }
@@ -148,8 +148,8 @@ void TimelineCanvas::FocusChip(int32_t chip_id) {
   if (!t) return;
   bool changed = false;
   for (int32_t root : tree_.roots()) {
-    const trace::LaneNode& node = tree_.node(root);
-    if (node.kind != trace::LaneNodeKind::kPlane || node.plane < 0 || root >= int32_t(collapsed_.size())) continue;
+    const analysis::LaneNode& node = tree_.node(root);
+    if (node.kind != analysis::LaneNodeKind::kPlane || node.plane < 0 || root >= int32_t(collapsed_.size())) continue;
     const int32_t chip = t->plane(node.plane).chip_id();
     if (chip < 0) continue;  // the host stays as it is
     const bool collapse = chip_id >= 0 && chip != chip_id;
@@ -256,8 +256,8 @@ std::optional<trace::EventRef> TimelineCanvas::EventAt(const QPoint& position) c
   const trace::Timeline* t = timeline();
   const int32_t node = NodeAt(position.y());
   if (!t || node < 0 || position.x() < kHeaderWidth) return std::nullopt;
-  const trace::LaneNode& lane = tree_.node(node);
-  if (lane.kind != trace::LaneNodeKind::kLane) return std::nullopt;
+  const analysis::LaneNode& lane = tree_.node(node);
+  if (lane.kind != analysis::LaneNodeKind::kLane) return std::nullopt;
   const trace::TimelineLine& line = t->plane(lane.plane).line(lane.line);
   const double at = viewport_.PsAt(position.x() - kHeaderWidth);
   const double tolerance = 3 * viewport_.PsPerPixel();
@@ -325,8 +325,8 @@ void TimelineCanvas::HighlightInstructions(const QStringList& names) {
   highlighted_ = names;
   std::vector<std::string> wanted;
   for (const QString& name : names) wanted.push_back(name.toStdString());
-  matcher_ = timeline() ? trace::InstructionEventMatcher(*timeline(), wanted)
-                        : trace::InstructionEventMatcher();
+  matcher_ = timeline() ? analysis::InstructionEventMatcher(*timeline(), wanted)
+                        : analysis::InstructionEventMatcher();
   viewport()->update();
 }
 
@@ -347,11 +347,11 @@ std::vector<trace::LodItem> TimelineCanvas::ItemsOf(int32_t plane, int32_t line)
   return lane.LevelOfDetail(from, to, viewport_.width());
 }
 
-QColor TimelineCanvas::EventColor(const trace::LaneNode& lane, int32_t metadata_id) const {
+QColor TimelineCanvas::EventColor(const analysis::LaneNode& lane, int32_t metadata_id) const {
   return Shade(StudioPalette::Get().ForLane(lane.lane_kind), metadata_id);
 }
 
-void TimelineCanvas::PaintLane(QPainter& painter, const trace::LaneNode& lane, const QRect& row) const {
+void TimelineCanvas::PaintLane(QPainter& painter, const analysis::LaneNode& lane, const QRect& row) const {
   const trace::TimelinePlane& plane = profile_->timeline.plane(lane.plane);
   const std::vector<trace::LodItem> items = ItemsOf(lane.plane, lane.line);
   last_frame_items_ += int64_t(items.size());
@@ -443,13 +443,13 @@ void TimelineCanvas::PaintRuler(QPainter& painter, const QRect& rect) const {
   painter.fillRect(rect, palette.header);
   painter.setPen(palette.grid.darker(110));
   painter.drawLine(rect.bottomLeft(), rect.bottomRight());
-  trace::RulerOptions options;
+  analysis::RulerOptions options;
   if (cycle_units_) options.clock_hz = clock_hz_;
-  const trace::TimeRuler ruler = trace::ComputeTimeRuler(
+  const analysis::TimeRuler ruler = analysis::ComputeTimeRuler(
       int64_t(std::floor(viewport_.from_ps())), int64_t(std::ceil(viewport_.to_ps())), viewport_.width(), options);
   const QFont font = UiFont(11);
   painter.setFont(font);
-  for (const trace::RulerTick& tick : ruler.ticks) {
+  for (const analysis::RulerTick& tick : ruler.ticks) {
     const double x = kHeaderWidth + viewport_.XOf(double(tick.ps));
     painter.setPen(palette.muted_text);
     painter.drawLine(QPointF(x, rect.bottom() - (tick.major ? 10 : 4)), QPointF(x, rect.bottom()));
@@ -469,8 +469,8 @@ void TimelineCanvas::PaintRuler(QPainter& painter, const QRect& rect) const {
   painter.drawLine(QPoint(kHeaderWidth, rect.top()), QPoint(kHeaderWidth, rect.bottom()));
   if (hover_x_ >= kHeaderWidth) {
     const double at = viewport_.PsAt(hover_x_ - kHeaderWidth);
-    const QString text = cycle_units_ ? QString::fromStdString(trace::FormatCycles(int64_t(at), clock_hz_))
-                                      : QString::fromStdString(trace::FormatPs(int64_t(at)));
+    const QString text = cycle_units_ ? QString::fromStdString(analysis::FormatCycles(int64_t(at), clock_hz_))
+                                      : QString::fromStdString(analysis::FormatPs(int64_t(at)));
     const QFontMetrics metrics(font);
     QRect box(hover_x_ + 4, rect.top() + 3, metrics.horizontalAdvance(text) + 8, rect.height() - 8);
     if (box.right() > rect.right()) box.moveRight(hover_x_ - 4);
@@ -521,12 +521,12 @@ void TimelineCanvas::PaintFrame(QPainter& painter, const QRect& rect) const {
   const QRect lanes(kHeaderWidth, kRulerHeight, rect.width() - kHeaderWidth, rect.height() - kRulerHeight);
 
   // Grid lines at the ruler's major ticks, under everything.
-  trace::RulerOptions options;
+  analysis::RulerOptions options;
   if (cycle_units_) options.clock_hz = clock_hz_;
-  const trace::TimeRuler ruler = trace::ComputeTimeRuler(
+  const analysis::TimeRuler ruler = analysis::ComputeTimeRuler(
       int64_t(std::floor(viewport_.from_ps())), int64_t(std::ceil(viewport_.to_ps())), viewport_.width(), options);
   painter.setPen(palette.grid);
-  for (const trace::RulerTick& tick : ruler.ticks) {
+  for (const analysis::RulerTick& tick : ruler.ticks) {
     if (!tick.major) continue;
     const double x = kHeaderWidth + viewport_.XOf(double(tick.ps));
     painter.drawLine(QPointF(x, lanes.top()), QPointF(x, lanes.bottom()));
@@ -540,10 +540,10 @@ void TimelineCanvas::PaintFrame(QPainter& painter, const QRect& rect) const {
     const int height = RowHeight(node);
     const int y = kRulerHeight + row_top_[r] - scroll_y_;
     if (y + height < kRulerHeight || y > rect.bottom()) continue;
-    const trace::LaneNode& n = tree_.node(node);
+    const analysis::LaneNode& n = tree_.node(node);
     const QRect row(0, y, rect.width(), height);
     const int indent = 8 + n.depth * 14;
-    if (n.kind == trace::LaneNodeKind::kLane) {
+    if (n.kind == analysis::LaneNodeKind::kLane) {
       painter.setClipRect(lanes);
       PaintLane(painter, n, QRect(kHeaderWidth, y, lanes.width(), height));
       painter.setClipping(false);
@@ -555,7 +555,7 @@ void TimelineCanvas::PaintFrame(QPainter& painter, const QRect& rect) const {
                        QFontMetrics(label_font).elidedText(QString::fromStdString(n.label), Qt::ElideRight,
                                                            kHeaderWidth - indent - 14));
     } else {
-      const bool plane = n.kind == trace::LaneNodeKind::kPlane;
+      const bool plane = n.kind == analysis::LaneNodeKind::kPlane;
       painter.fillRect(row, plane ? palette.header.darker(104) : palette.header);
       painter.setFont(plane ? group_font : label_font);
       painter.setPen(QColor(0x29, 0x25, 0x24));
@@ -589,8 +589,8 @@ void TimelineCanvas::PaintFrame(QPainter& painter, const QRect& rect) const {
     painter.drawLine(QPointF(a, lanes.top()), QPointF(a, lanes.bottom()));
     painter.drawLine(QPointF(b, lanes.top()), QPointF(b, lanes.bottom()));
     const double duration = std::fabs(range_->second - range_->first);
-    const QString text = QString::fromStdString(trace::FormatPs(int64_t(duration))) +
-                         (clock_hz_ > 0 ? " · " + QString::fromStdString(trace::FormatCycles(int64_t(duration), clock_hz_))
+    const QString text = QString::fromStdString(analysis::FormatPs(int64_t(duration))) +
+                         (clock_hz_ > 0 ? " · " + QString::fromStdString(analysis::FormatCycles(int64_t(duration), clock_hz_))
                                         : QString());
     painter.setFont(UiFont(11, true));
     painter.drawText(QRectF(a, lanes.top() + 2, std::max(b - a, 160.0), 16), Qt::AlignHCenter | Qt::AlignTop, text);
@@ -637,7 +637,7 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* event) {
   if (event->button() != Qt::LeftButton) return;
   if (event->pos().x() < kHeaderWidth && event->pos().y() >= kRulerHeight) {
     const int32_t node = NodeAt(event->pos().y());
-    if (node >= 0 && tree_.node(node).kind != trace::LaneNodeKind::kLane) {
+    if (node >= 0 && tree_.node(node).kind != analysis::LaneNodeKind::kLane) {
       SetCollapsed(node, !IsCollapsed(node));
     }
     return;

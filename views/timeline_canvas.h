@@ -18,9 +18,9 @@
 #include <optional>
 #include <vector>
 
-#include "core/trace/event_details.h"
-#include "core/trace/lane_overview.h"
-#include "core/trace/lane_tree.h"
+#include "core/analysis/event_details.h"
+#include "core/analysis/lane_overview.h"
+#include "core/analysis/lane_tree.h"
 #include "core/trace/profile.h"
 #include "views/time_viewport.h"
 
@@ -38,7 +38,7 @@ class TimelineCanvas : public QAbstractScrollArea {
 
   void SetProfile(std::shared_ptr<const trace::Profile> profile);
   const trace::Timeline* timeline() const;
-  const trace::LaneTree& lane_tree() const { return tree_; }
+  const analysis::LaneTree& lane_tree() const { return tree_; }
 
   // The lanes' overviews are built in the background after SetProfile;
   // this builds them now.
@@ -108,21 +108,21 @@ class TimelineCanvas : public QAbstractScrollArea {
 
  private:
   struct Overviews {
-    std::vector<std::vector<trace::LaneOverview>> lanes;  // [plane][line]
+    std::vector<std::vector<analysis::LaneOverview>> lanes;  // [plane][line]
   };
   static std::shared_ptr<Overviews> BuildOverviews(const trace::Timeline& timeline);
   void RebuildRows();
   void SyncScrollBars();
   void WindowMoved();
   int RowHeight(int32_t node) const;
-  void PaintLane(QPainter& painter, const trace::LaneNode& lane, const QRect& row) const;
+  void PaintLane(QPainter& painter, const analysis::LaneNode& lane, const QRect& row) const;
   void PaintRuler(QPainter& painter, const QRect& rect) const;
   void PaintFlows(QPainter& painter, const QRect& rect) const;
   std::vector<trace::LodItem> ItemsOf(int32_t plane, int32_t line) const;
-  QColor EventColor(const trace::LaneNode& lane, int32_t metadata_id) const;
+  QColor EventColor(const analysis::LaneNode& lane, int32_t metadata_id) const;
 
   std::shared_ptr<const trace::Profile> profile_;
-  trace::LaneTree tree_;
+  analysis::LaneTree tree_;
   std::vector<bool> collapsed_;
   std::vector<int32_t> rows_;
   std::vector<int> row_top_;      // content y of each visible row
@@ -140,7 +140,7 @@ class TimelineCanvas : public QAbstractScrollArea {
 
   std::optional<trace::EventRef> selected_;
   QStringList highlighted_;
-  trace::InstructionEventMatcher matcher_;
+  analysis::InstructionEventMatcher matcher_;
 
   // Mouse state.
   QPoint press_position_;

@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
-#include "core/trace/time_ruler.h"
+#include "core/analysis/time_ruler.h"
 #include "views/studio_palette.h"
 
 namespace systolic::views {
@@ -76,8 +76,8 @@ void UtilizationChart::ShowChip(int chip) {
 void UtilizationChart::Rebuild() {
   const int c = chip_->currentIndex();
   utilization_ = profile_ && c >= 0 && c < int(planes_.size())
-                     ? trace::UnitUtilizationOf(profile_->timeline, planes_[size_t(c)], kBuckets)
-                     : trace::UnitUtilization{};
+                     ? analysis::UnitUtilizationOf(profile_->timeline, planes_[size_t(c)], kBuckets)
+                     : analysis::UnitUtilization{};
   const StudioPalette& palette = StudioPalette::Get();
   auto* chart = new QChart();
   chart->setAnimationOptions(QChart::NoAnimation);
@@ -85,7 +85,7 @@ void UtilizationChart::Rebuild() {
   const AxisUnit unit = AxisUnitFor(utilization_.bucket_ps * kBuckets);
   double busiest_mean = 0;
   QString busiest;
-  for (const trace::UtilizationSeries& s : utilization_.series) {
+  for (const analysis::UtilizationSeries& s : utilization_.series) {
     auto* line = new QLineSeries();
     // Short, so the legend shows every series whole: "core 0 · MXU 3.1%".
     line->setName(QStringLiteral("%1 %2%")
@@ -132,7 +132,7 @@ void UtilizationChart::Rebuild() {
                           .arg(busiest)
                           .arg(100 * busiest_mean, 0, 'f', 1)
                           .arg(kBuckets)
-                          .arg(QString::fromStdString(trace::FormatPs(utilization_.bucket_ps))));
+                          .arg(QString::fromStdString(analysis::FormatPs(utilization_.bucket_ps))));
   }
   QChart* old = chart_->chart();
   chart_->setChart(chart);

@@ -2,14 +2,14 @@
 // one chip: the share of the kind's units busy in each slice of the run,
 // as a step curve per core and kind (later cores dashed), with each
 // series' mean in the legend.
-// The numbers are the core's (trace::UnitUtilizationOf).
+// The numbers are the core's (analysis::UnitUtilizationOf).
 #pragma once
 
 #include <QWidget>
 #include <memory>
 
+#include "core/analysis/unit_utilization.h"
 #include "core/trace/profile.h"
-#include "core/trace/unit_utilization.h"
 
 class QChartView;
 class QComboBox;
@@ -31,7 +31,7 @@ class UtilizationChart : public QWidget {
   // Index into the chips listed (device planes with unit lanes).
   void ShowChip(int chip);
 
-  const trace::UnitUtilization& utilization() const { return utilization_; }
+  const analysis::UnitUtilization& utilization() const { return utilization_; }
   QChartView* chart_view() const { return chart_; }
 
  private:
@@ -39,7 +39,7 @@ class UtilizationChart : public QWidget {
 
   std::shared_ptr<const trace::Profile> profile_;
   std::vector<int32_t> planes_;  // the timeline plane of each listed chip
-  trace::UnitUtilization utilization_;
+  analysis::UnitUtilization utilization_;
   QComboBox* chip_ = nullptr;
   QLabel* summary_ = nullptr;
   QChartView* chart_ = nullptr;

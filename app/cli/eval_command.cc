@@ -21,6 +21,7 @@
 #include "app/cli/cli_command.h"
 #include "app/cli/device_arguments.h"
 #include "app/cli/literal_outputs.h"
+#include "core/device/device_plan.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/literal_format.h"
 #include "core/eval/npy_file.h"
@@ -53,9 +54,10 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
                nlohmann::json& j, std::ostream& out) {
   const HloComputation* entry = module.entry_computation();
   // The header's counts, raised to what the collectives name, unless given.
-  const SpmdDeviceCounts needed = RequiredDeviceCounts(module);
-  const int64_t replicas = settings.replicas.value_or(needed.replicas);
-  const int64_t partitions = settings.partitions.value_or(needed.partitions);
+  const absl::StatusOr<SpmdDeviceCounts> counts =
+      device::DeviceCountsFor(module, {settings.replicas, settings.partitions, std::nullopt});
+  const int64_t replicas = counts.ok() ? counts->replicas : settings.replicas.value_or(0);
+  const int64_t partitions = counts.ok() ? counts->partitions : settings.partitions.value_or(0);
   j["name"] = module.name();
   j["line"] = line;
   j["replicas"] = replicas;

@@ -61,8 +61,9 @@
 #include "core/compiler/spmd/partitioned_execution.h"
 #include "core/compiler/spmd/spmd_partitioner.h"
 #include "core/device/chip_spec_loader.h"
-#include "core/device/program_timing.h"
+#include "core/device/device_plan.h"
 #include "core/device/ici_collectives.h"
+#include "core/device/program_timing.h"
 #include "core/device/run_profile.h"
 #include "core/device/slice.h"
 #include "core/device/slice_timing.h"
@@ -249,23 +250,12 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
   if (entry_computation == nullptr) return fail(name + ": the module has no entry computation");
   module->set_use_spmd_partitioning(settings.use_spmd_partitioning);
 
-  // Devices: the module's counts (raised to what its collectives name)
-  // unless the flags say otherwise; several run on a slice.
-  SpmdDeviceCounts counts = RequiredDeviceCounts(*module);
-  if (settings.replicas) counts.replicas = *settings.replicas;
-  if (settings.partitions) counts.partitions = *settings.partitions;
-  // A sharded module that names no partition count spreads over the slice.
-  if (settings.slice && !settings.partitions && counts.partitions == 1) {
-    const int64_t chips = settings.slice->topology.chip_count() / counts.replicas;
-    if (SpmdPartitioner::NeedsPartitioning(*module, chips)) counts.partitions = chips;
-  }
-  const int64_t devices = counts.replicas * counts.partitions;
-  std::optional<device::Slice> slice = settings.slice;
-  if (!slice && devices > 1) {
-    auto fitted = device::SliceForDevices(spec, devices);
-    if (!fitted.ok()) return fail(std::string(fitted.status().message()));
-    slice = *std::move(fitted);
-  }
+  auto plan = device::PlanDevices(*module, spec, {settings.replicas, settings.partitions,
+                                                  settings.slice});
+  if (!plan.ok()) return fail(std::string(plan.status().message()));
+  const SpmdDeviceCounts counts = plan->counts;
+  const int64_t devices = plan->devices();
+  const std::optional<device::Slice>& slice = plan->slice;
 
   if (!settings.arg_files.empty() &&
       int64_t(settings.arg_files.size()) != entry_computation->num_parameters()) {

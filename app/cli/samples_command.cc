@@ -9,7 +9,7 @@
 // fingerprint, compile_time_ns}], metrics_report, warnings.
 #include "absl/strings/str_format.h"
 #include "app/cli/cli_command.h"
-#include "core/lazy/compile_event.h"
+#include "core/trace/compile_event.h"
 #include "nlohmann/json.hpp"
 #include "samples/lazy/lazy_sample.h"
 
@@ -44,12 +44,12 @@ nlohmann::json ToJson(const samples::TrainingLog& log) {
     steps.push_back({{"step", s.step}, {"batch_size", s.batch_size}, {"loss", s.loss}});
   }
   nlohmann::json compiles = nlohmann::json::array();
-  for (const lazy::CompileEvent& e : log.compile_events) {
+  for (const trace::CompileEvent& e : log.compile_events) {
     compiles.push_back({{"step", e.step},
                         {"program_id", e.program_id},
                         {"cache_hit", e.cache_hit},
-                        {"cause_kind", lazy::RecompilationCauseName(e.cause_kind)},
-                        {"cause", e.cause},
+                        {"cause_kind", trace::RecompilationKindName(e.cause.kind)},
+                        {"cause", e.cause.text},
                         {"source", e.source},
                         {"fingerprint", e.fingerprint},
                         {"compile_time_ns", e.compile_time_ns}});

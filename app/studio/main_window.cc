@@ -29,11 +29,11 @@
 #include <QtConcurrent/QtConcurrent>
 #include <cstring>
 
+#include "core/analysis/event_details.h"
+#include "core/analysis/program_profile.h"
 #include "core/stablehlo/program_file.h"
 #include "core/trace/chunk_format.h"
-#include "core/trace/event_details.h"
 #include "core/trace/profile_reader.h"
-#include "core/trace/program_profile.h"
 #include "core/trace/xspace_importer.h"
 #include "views/details_pane.h"
 #include "views/graph_pane.h"
@@ -46,12 +46,12 @@
 #include "views/program_runner.h"
 #include "views/recompilations_view.h"
 #include "views/roofline_chart.h"
-#include "views/utilization_chart.h"
 #include "views/run_program_dialog.h"
 #include "views/sharding_view.h"
 #include "views/stage_store.h"
 #include "views/timeline_canvas.h"
 #include "views/timeline_view.h"
+#include "views/utilization_chart.h"
 
 namespace systolic::studio {
 namespace {
@@ -184,7 +184,7 @@ MainWindow::MainWindow() {
 
   // Linked selection: graph -> details, timeline; timeline -> details, graph.
   connect(graph_view_, &views::GraphView::instructionsSelected, this,
-          [this](const trace::StageModule* stage, const std::vector<const HloInstruction*>& selection,
+          [this](const analysis::StageModule* stage, const std::vector<const HloInstruction*>& selection,
                  const QStringList& names) {
             details_->ShowInstructions(stage, selection);
             timeline_view_->HighlightInstructions(names);
@@ -193,7 +193,7 @@ MainWindow::MainWindow() {
   connect(timeline_view_, &views::TimelineView::eventSelected, this, [this](const trace::EventRef& ref) {
     if (!profile_) return;
     details_->ShowEvent(profile_->timeline, ref);
-    const QString instruction = QString::fromStdString(trace::InstructionOfEvent(profile_->timeline, ref));
+    const QString instruction = QString::fromStdString(analysis::InstructionOfEvent(profile_->timeline, ref));
     if (!instruction.isEmpty() && graph_view_->SelectInstructionByName(instruction)) {
       timeline_view_->HighlightInstructions({instruction});
     }
@@ -413,13 +413,13 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
       std::vector<const HloModule*> raw;
       for (const auto& m : modules) raw.push_back(m.get());
       auto profile = std::make_shared<const trace::Profile>(
-          trace::ProfileOfModules(raw, info.fileName().toStdString()));
+          analysis::ProfileOfModules(raw, info.fileName().toStdString()));
       // The modules are the stages' modules already: nothing to parse.
       std::vector<AdoptedStage> adopted;
       for (size_t i = 0; i < modules.size(); ++i) {
         const trace::ProgramRecord& program = profile->programs[i];
         adopted.push_back({{program.id, 0},
-                           trace::StageModule::Adopt(std::move(modules[i]), program.snapshots[0])});
+                           analysis::StageModule::Adopt(std::move(modules[i]), program.snapshots[0])});
       }
       is_program_file_ = true;
       path_ = path;
@@ -570,7 +570,7 @@ void MainWindow::CompileAndRun() {
   views::RunProgramDialog dialog(path_, this);
   if (dialog.exec() != QDialog::Accepted) return;
   const views::ProgramRunRequest request = dialog.request();
-  std::shared_ptr<const trace::StageModule> module = store_->Get(profile_->programs.front().id, 0);
+  std::shared_ptr<const analysis::StageModule> module = store_->Get(profile_->programs.front().id, 0);
   if (!module) return;
   auto progress = std::make_shared<views::RunProgress>();
   using Outcome = std::shared_ptr<absl::StatusOr<trace::Profile>>;
@@ -640,7 +640,7 @@ void MainWindow::OnExplorerClicked(const QModelIndex& index) {
         {"Cache", c.cache_hit ? "hit" : "miss"},
         {"Compile time", std::to_string(c.compile_time_ns / 1000) + " µs"},
         {"Fingerprint", c.fingerprint}};
-    if (!c.cause.empty()) rows.push_back({"Cause", c.cause});
+    if (!c.cause.text.empty()) rows.push_back({"Cause", c.cause.text});
     if (const trace::ProgramRecord* compared = profile_->FindProgram(c.compared_program_id)) {
       rows.push_back({"Compared with", compared->name});
     }

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
-#include "core/trace/stage_module.h"
 
 class QLabel;
 class QMenu;
@@ -55,7 +55,7 @@ class MainWindow : public QMainWindow {
   bool OpenFile(const QString& path, QString* error);
   // Shows a profile already in memory; `adopted` are stage modules the
   // caller already has (program id, stage, module).
-  using AdoptedStage = std::pair<std::pair<int64_t, int64_t>, std::shared_ptr<const trace::StageModule>>;
+  using AdoptedStage = std::pair<std::pair<int64_t, int64_t>, std::shared_ptr<const analysis::StageModule>>;
   void OpenProfile(std::shared_ptr<const trace::Profile> profile, const QString& title,
                    std::vector<AdoptedStage> adopted = {});
 
@@ -126,7 +126,7 @@ class MainWindow : public QMainWindow {
   QTreeView* explorer_ = nullptr;
   views::ModuleOutlineModel* outline_model_ = nullptr;
   QTreeView* outline_ = nullptr;
-  std::shared_ptr<const trace::StageModule> outline_stage_;
+  std::shared_ptr<const analysis::StageModule> outline_stage_;
   views::DetailsPane* details_ = nullptr;
   QLabel* status_ = nullptr;
   QLabel* notes_banner_ = nullptr;

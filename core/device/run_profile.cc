@@ -9,10 +9,11 @@
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/core_units.h"
+#include "core/device/device_plan.h"
 #include "core/device/ici_trace.h"
-#include "core/trace/shifted_timeline.h"
+#include "core/device/record_buffer_assignment.h"
 #include "core/trace/device_topology.h"
-#include "core/trace/memory_timeline.h"
+#include "core/trace/shifted_timeline.h"
 
 namespace systolic::device {
 namespace {
@@ -83,7 +84,7 @@ trace::ProgramRecord ProgramRecordOf(const TimedProgram& timed) {
   program.shardings = trace::CollectShardings(*compilation.module);
   // The memory chart reads the compiler's buffer assignment.
   if (compilation.buffer_assignment) {
-    program.buffer_assignment = trace::RecordBufferAssignment(*compilation.buffer_assignment);
+    program.buffer_assignment = RecordBufferAssignment(*compilation.buffer_assignment);
   }
   return program;
 }
@@ -179,7 +180,7 @@ std::vector<trace::CompileEvent> CompiledOnceThenCached(int64_t program_id,
     compile.step = step;
     compile.cache_hit = step > 0;
     compile.compile_time_ns = step == 0 ? compile_time_ns : 0;
-    compile.cause = step == 0 ? "first compile" : "";
+    if (step == 0) compile.cause = {trace::RecompilationKind::kFirstCompile, "first compile"};
     events.push_back(compile);
   }
   return events;
@@ -302,12 +303,9 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
                                                     const std::string& producer,
                                                     const RunProgressCallback& progress,
                                                     const LoweringOptions& lowering) {
-  const SpmdDeviceCounts counts = RequiredDeviceCounts(module);
-  if (const int64_t devices = counts.replicas * counts.partitions; devices > 1) {
-    auto slice = SliceForDevices(spec, devices);
-    if (!slice.ok()) return slice.status();
-    return CompileRunAndProfile(module, *slice, steps, producer, progress, lowering);
-  }
+  absl::StatusOr<DevicePlan> plan = PlanDevices(module, spec);
+  if (!plan.ok()) return plan.status();
+  if (plan->slice) return CompileRunAndProfile(module, *plan->slice, steps, producer, progress, lowering);
   return ProfileWithProgress(
       progress, [&] { return CompileAndTime(module.Clone(), spec, {}, lowering); },
       [&](const TimedCompilation& timed) {

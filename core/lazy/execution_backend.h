@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,7 @@
 #include "core/hlo/hlo_module.h"
 #include "core/hlo/literal.h"
 #include "core/hlo/shape.h"
-#include "core/lazy/compile_event.h"
+#include "core/trace/compile_event.h"
 
 namespace systolic::lazy {
 
@@ -57,10 +58,9 @@ struct BackendCompileResult {
   int64_t compile_time_ns = 0;
   // The backend found the program in a cache of its own.
   bool backend_cache_hit = false;
-  // The backend's account of a cache miss, if its compile cache keeps one
-  // ("" if not); the front end's compile event then carries it.
-  std::string backend_cause;
-  RecompilationCause backend_cause_kind = RecompilationCause::kNone;
+  // The backend's account of a cache miss, if its compile cache keeps one;
+  // the front end's compile event then carries it.
+  std::optional<trace::RecompilationCause> backend_cause;
   std::string fingerprint;
 };
 

@@ -7,8 +7,8 @@
 #include "core/hlo/status_macros.h"
 #include "core/lazy/device_data.h"
 #include "core/lazy/graph_lowering.h"
+#include "core/lazy/graph_recompilation.h"
 #include "core/lazy/graph_walk.h"
-#include "core/lazy/recompilation_cause.h"
 
 namespace systolic::lazy {
 
@@ -54,7 +54,7 @@ absl::Status GraphExecutor::Execute(absl::Span<const std::shared_ptr<TensorState
   metrics_->AddSample(metric_names::kTensorsGraphSize, double(walk.post_order.size()),
                       MetricUnit::kCount);
 
-  CompileEvent event;
+  trace::CompileEvent event;
   event.step = step;
   event.source = source;
   event.fingerprint = signature.fingerprint();
@@ -70,10 +70,9 @@ absl::Status GraphExecutor::Execute(absl::Span<const std::shared_ptr<TensorState
     metrics_->IncrementCounter(metric_names::kCachedCompile);
   } else {
     const CompiledProgram* nearest = NearestProgram(source);
-    RecompilationExplanation why =
+    trace::RecompilationCause why =
         ExplainRecompilation(signature, nearest ? &nearest->signature : nullptr);
-    event.cause_kind = why.kind;
-    event.cause = why.text;
+    event.cause = std::move(why);
     event.compared_program_id = nearest ? nearest->id : -1;
 
     LoweringOptions lowering;
@@ -95,10 +94,7 @@ absl::Status GraphExecutor::Execute(absl::Span<const std::shared_ptr<TensorState
         compiled.compile_time_ns > 0 ? compiled.compile_time_ns : NowNs() - start;
     // A backend whose compile cache explains misses (the runtime client)
     // has the last word: one account of each recompilation, not two.
-    if (!compiled.backend_cause.empty()) {
-      event.cause = compiled.backend_cause;
-      event.cause_kind = compiled.backend_cause_kind;
-    }
+    if (compiled.backend_cause) event.cause = *compiled.backend_cause;
     metrics_->IncrementCounter(metric_names::kUncachedCompile);
     metrics_->AddSample(metric_names::kCompileTime, double(event.compile_time_ns),
                         MetricUnit::kNanoseconds);

@@ -13,11 +13,11 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "core/lazy/compile_event.h"
 #include "core/lazy/execution_backend.h"
 #include "core/lazy/graph_signature.h"
 #include "core/lazy/metrics.h"
 #include "core/lazy/tensor_state.h"
+#include "core/trace/compile_event.h"
 
 namespace systolic::lazy {
 
@@ -46,7 +46,7 @@ class GraphExecutor {
   absl::Status Execute(absl::Span<const std::shared_ptr<TensorState>> tensors,
                        const std::string& source, int64_t step);
 
-  const std::vector<CompileEvent>& compile_events() const { return events_; }
+  const std::vector<trace::CompileEvent>& compile_events() const { return events_; }
   const std::vector<std::unique_ptr<CompiledProgram>>& programs() const { return programs_; }
   const CompiledProgram* program(int64_t id) const;
   // Programs compiled (cache misses) so far.
@@ -65,7 +65,7 @@ class GraphExecutor {
   std::vector<std::unique_ptr<CompiledProgram>> programs_;
   // Signature hash -> programs with that hash (keys compared on lookup).
   absl::flat_hash_map<uint64_t, std::vector<CompiledProgram*>> cache_;
-  std::vector<CompileEvent> events_;
+  std::vector<trace::CompileEvent> events_;
 };
 
 }  // namespace systolic::lazy

@@ -142,7 +142,7 @@ void LazyDevice::CheckRecompilations() {
   std::string last_cause;
   for (auto it = compile_events().rbegin(); it != compile_events().rend(); ++it) {
     if (!it->cache_hit) {
-      last_cause = absl::StrCat("; last: ", it->cause, " at ", it->source);
+      last_cause = absl::StrCat("; last: ", trace::CauseWithKind(*it), " at ", it->source);
       break;
     }
   }

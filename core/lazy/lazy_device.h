@@ -79,7 +79,7 @@ class LazyDevice {
   // --- What happened --------------------------------------------------------
   const Metrics& metrics() const { return metrics_; }
   Metrics& mutable_metrics() { return metrics_; }
-  const std::vector<CompileEvent>& compile_events() const { return executor_.compile_events(); }
+  const std::vector<trace::CompileEvent>& compile_events() const { return executor_.compile_events(); }
   const GraphExecutor& executor() const { return executor_; }
   std::string MetricsReport() const { return metrics_.Report(); }
 

@@ -3,8 +3,8 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "core/hlo/status_macros.h"
 #include "core/compiler/spmd/partitioned_execution.h"
+#include "core/hlo/status_macros.h"
 
 namespace systolic::lazy {
 namespace {
@@ -46,20 +46,6 @@ class RuntimeExecutable : public BackendExecutable {
   std::unique_ptr<runtime::Executable> executable_;
   std::optional<SpmdSignature> signature_;
 };
-
-RecompilationCause FromRuntime(runtime::RecompilationCause cause) {
-  using R = runtime::RecompilationCause;
-  switch (cause) {
-    case R::kNone: return RecompilationCause::kNone;
-    case R::kNeverSeen: return RecompilationCause::kFirstCompile;
-    case R::kArgumentShape: return RecompilationCause::kNewInputShape;
-    case R::kInstructionCount:
-    case R::kDifferentInstruction: return RecompilationCause::kDifferentOpSequence;
-    case R::kChangedConstant: return RecompilationCause::kChangedConstant;
-    case R::kDifferentSharding: return RecompilationCause::kDifferentSharding;
-    default: return RecompilationCause::kDifferentAttributes;
-  }
-}
 
 }  // namespace
 
@@ -107,13 +93,12 @@ absl::StatusOr<BackendCompileResult> RuntimeBackend::Compile(
   SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<runtime::Executable> executable,
                             client_->Compile(*module, compile_options));
   BackendCompileResult result;
-  SYSTOLIC_ASSIGN_OR_RETURN(std::vector<runtime::CompileEvent> events, client_->CompileEvents());
+  SYSTOLIC_ASSIGN_OR_RETURN(std::vector<trace::CompileEvent> events, client_->CompileEvents());
   if (!events.empty()) {
-    const runtime::CompileEvent& e = events.back();
+    const trace::CompileEvent& e = events.back();
     result.compile_time_ns = e.compile_time_ns;
     result.backend_cache_hit = e.cache_hit;
-    result.backend_cause = e.cause;
-    result.backend_cause_kind = FromRuntime(e.cause_kind);
+    if (!e.cache_hit) result.backend_cause = e.cause;
     result.fingerprint = e.fingerprint;
   }
   result.executable = std::make_shared<RuntimeExecutable>(

@@ -580,10 +580,11 @@ SYSTOLIC_Error* ClientCompileEvents(SYSTOLIC_Client_CompileEvents_Args* args) {
   args->num_total = total;
   args->num_copied = 0;
   for (size_t i = args->first; i < total && args->num_copied < args->capacity; ++i) {
-    const CompileEvent& e = cache.event(i);
+    const trace::CompileEvent& e = cache.event(i);
     SYSTOLIC_CompileEvent& out = args->events[args->num_copied++];
-    if (out.struct_size < SYSTOLIC_CompileEvent_STRUCT_SIZE) {
-      return CheckSize("SYSTOLIC_CompileEvent", out.struct_size, SYSTOLIC_CompileEvent_STRUCT_SIZE);
+    if (out.struct_size < SYSTOLIC_CompileEvent_STRUCT_SIZE_1_0) {
+      return CheckSize("SYSTOLIC_CompileEvent", out.struct_size,
+                       SYSTOLIC_CompileEvent_STRUCT_SIZE_1_0);
     }
     out.timestamp_ns = e.timestamp_ns;
     out.module_name = e.module_name.c_str();
@@ -592,8 +593,15 @@ SYSTOLIC_Error* ClientCompileEvents(SYSTOLIC_Client_CompileEvents_Args* args) {
     out.compile_time_ns = e.compile_time_ns;
     out.program_id = e.program_id;
     out.compared_program_id = e.compared_program_id;
-    out.cause_kind = int(e.cause_kind);
-    out.cause = e.cause.c_str();
+    out.cause_kind = int(e.cause.kind);
+    out.cause = e.cause.text.c_str();
+    // Callers built against API 1.0 have no room for the cause's fields.
+    if (out.struct_size >= SYSTOLIC_CompileEvent_STRUCT_SIZE) {
+      out.cause_argument = e.cause.argument;
+      out.cause_instruction = e.cause.instruction;
+      out.cause_before = e.cause.before.c_str();
+      out.cause_now = e.cause.now.c_str();
+    }
   }
   return nullptr;
 }

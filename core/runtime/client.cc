@@ -203,24 +203,29 @@ absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromHostLiteral(const Lite
                               HostBufferSemantics::kImmutableOnlyDuringCall, device, name);
 }
 
-absl::StatusOr<std::vector<CompileEvent>> Client::CompileEvents() const {
+absl::StatusOr<std::vector<trace::CompileEvent>> Client::CompileEvents() const {
   const SYSTOLIC_CompileEvents_Extension* extension = plugin_->compile_events();
   if (extension == nullptr) {
     return absl::UnimplementedError(
         absl::StrCat("plugin ", plugin_->path(), " does not report compile events"));
   }
-  std::vector<CompileEvent> out;
+  std::vector<trace::CompileEvent> out;
   constexpr size_t kBatch = 64;
   SYSTOLIC_CompileEvent batch[kBatch];
   size_t first = 0;
   while (true) {
-    for (SYSTOLIC_CompileEvent& e : batch) e.struct_size = SYSTOLIC_CompileEvent_STRUCT_SIZE;
+    // A plugin built against API 1.0 leaves the cause's fields as they are.
+    for (SYSTOLIC_CompileEvent& e : batch) {
+      e = SYSTOLIC_CompileEvent{};
+      e.struct_size = SYSTOLIC_CompileEvent_STRUCT_SIZE;
+      e.cause_argument = e.cause_instruction = -1;
+    }
     SYSTOLIC_Client_CompileEvents_Args args{SYSTOLIC_Client_CompileEvents_Args_STRUCT_SIZE,
                                             nullptr, client_, first, batch, kBatch, 0, 0};
     SYSTOLIC_RETURN_IF_ERROR(plugin_->ToStatus(extension->Client_CompileEvents(&args)));
     for (size_t i = 0; i < args.num_copied; ++i) {
       const SYSTOLIC_CompileEvent& e = batch[i];
-      CompileEvent event;
+      trace::CompileEvent event;
       event.timestamp_ns = e.timestamp_ns;
       event.module_name = e.module_name;
       event.fingerprint = e.fingerprint;
@@ -228,8 +233,12 @@ absl::StatusOr<std::vector<CompileEvent>> Client::CompileEvents() const {
       event.compile_time_ns = e.compile_time_ns;
       event.program_id = e.program_id;
       event.compared_program_id = e.compared_program_id;
-      event.cause_kind = RecompilationCause(e.cause_kind);
-      event.cause = e.cause;
+      event.cause.kind = trace::RecompilationKind(e.cause_kind);
+      event.cause.text = e.cause;
+      event.cause.argument = e.cause_argument;
+      event.cause.instruction = e.cause_instruction;
+      if (e.cause_before != nullptr) event.cause.before = e.cause_before;
+      if (e.cause_now != nullptr) event.cause.now = e.cause_now;
       out.push_back(std::move(event));
     }
     first += args.num_copied;

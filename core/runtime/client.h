@@ -20,7 +20,6 @@
 #include "core/hlo/literal.h"
 #include "core/runtime/backend.h"
 #include "core/runtime/buffer.h"
-#include "core/runtime/compile_event.h"
 #include "core/runtime/compile_options.h"
 #include "core/runtime/device.h"
 #include "core/runtime/event.h"
@@ -29,6 +28,7 @@
 #include "core/runtime/memory.h"
 #include "core/runtime/plugin.h"
 #include "core/runtime/topology_description.h"
+#include "core/trace/compile_event.h"
 
 namespace systolic::runtime {
 
@@ -78,7 +78,7 @@ class Client {
                                                                 const std::string& name = "");
 
   // Every compile request so far, in order.
-  absl::StatusOr<std::vector<CompileEvent>> CompileEvents() const;
+  absl::StatusOr<std::vector<trace::CompileEvent>> CompileEvents() const;
   // The simulated time of the last execute on `device` (unavailable on
   // plugins that do not time programs, with a note saying why).
   absl::StatusOr<ExecutionTiming> LastExecutionTiming(const Device& device) const;

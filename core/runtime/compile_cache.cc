@@ -2,14 +2,14 @@
 
 #include <limits>
 
-#include "core/runtime/recompilation_cause.h"
+#include "core/runtime/module_recompilation.h"
 
 namespace systolic::runtime {
 
 absl::StatusOr<std::shared_ptr<LocalExecutable>> CompileCache::GetOrCompile(
     const ModuleSignature& signature, Clock::time_point started, const CompileFn& compile) {
   std::lock_guard<std::mutex> lock(mu_);
-  CompileEvent event;
+  trace::CompileEvent event;
   event.module_name = signature.module_name;
   event.fingerprint = signature.fingerprint;
   if (auto it = by_fingerprint_.find(signature.fingerprint); it != by_fingerprint_.end()) {
@@ -24,7 +24,7 @@ absl::StatusOr<std::shared_ptr<LocalExecutable>> CompileCache::GetOrCompile(
     return entry.executable;
   }
   const Entry* nearest = NearestLocked(signature);
-  RecompilationExplanation cause =
+  trace::RecompilationCause cause =
       ExplainRecompilation(signature, nearest ? &nearest->signature : nullptr);
   int64_t program_id = int64_t(entries_.size());
   absl::StatusOr<std::shared_ptr<LocalExecutable>> executable = compile(program_id);
@@ -33,8 +33,7 @@ absl::StatusOr<std::shared_ptr<LocalExecutable>> CompileCache::GetOrCompile(
   event.compile_time_ns = std::chrono::nanoseconds(Clock::now() - started).count();
   event.program_id = program_id;
   event.compared_program_id = nearest ? nearest->executable->program_id() : -1;
-  event.cause_kind = cause.kind;
-  event.cause = std::move(cause.text);
+  event.cause = std::move(cause);
   events_.push_back(std::move(event));
   by_fingerprint_.emplace(signature.fingerprint, entries_.size());
   entries_.push_back(Entry{signature, *executable});
@@ -61,14 +60,14 @@ size_t CompileCache::event_count() const {
   return events_.size();
 }
 
-const CompileEvent& CompileCache::event(size_t i) const {
+const trace::CompileEvent& CompileCache::event(size_t i) const {
   std::lock_guard<std::mutex> lock(mu_);
   return events_[i];
 }
 
-std::vector<CompileEvent> CompileCache::events() const {
+std::vector<trace::CompileEvent> CompileCache::events() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return std::vector<CompileEvent>(events_.begin(), events_.end());
+  return std::vector<trace::CompileEvent>(events_.begin(), events_.end());
 }
 
 }  // namespace systolic::runtime

@@ -14,9 +14,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
-#include "core/runtime/compile_event.h"
 #include "core/runtime/local_executable.h"
 #include "core/runtime/module_signature.h"
+#include "core/trace/compile_event.h"
 
 namespace systolic::runtime {
 
@@ -37,8 +37,8 @@ class CompileCache {
 
   size_t event_count() const;
   // Valid while the cache lives (events are never moved).
-  const CompileEvent& event(size_t i) const;
-  std::vector<CompileEvent> events() const;
+  const trace::CompileEvent& event(size_t i) const;
+  std::vector<trace::CompileEvent> events() const;
 
  private:
   struct Entry {
@@ -51,7 +51,7 @@ class CompileCache {
   mutable std::mutex mu_;
   std::vector<Entry> entries_;
   absl::flat_hash_map<std::string, size_t> by_fingerprint_;
-  std::deque<CompileEvent> events_;
+  std::deque<trace::CompileEvent> events_;
 };
 
 }  // namespace systolic::runtime

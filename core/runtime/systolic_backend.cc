@@ -3,11 +3,12 @@
 #include "absl/strings/str_cat.h"
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
+#include "core/device/device_plan.h"
 #include "core/device/program_timing.h"
+#include "core/device/slice.h"
 #include "core/device/slice_timing.h"
 #include "core/hlo/status_macros.h"
 #include "core/runtime/evaluator_runner.h"
-#include "core/device/slice.h"
 
 namespace systolic::runtime {
 namespace {
@@ -145,11 +146,11 @@ class SystolicBackend : public Backend {
       SYSTOLIC_ASSIGN_OR_RETURN(spec, device::LoadChipSpec(options.chip));
     }
     // 0 replicas or partitions: the module's.
-    const SpmdDeviceCounts needed = RequiredDeviceCounts(module);
-    ExecutionTiming timing = SimulateTiming(
-        module, spec, bounds_,
-        {options.num_replicas > 0 ? options.num_replicas : needed.replicas,
-         options.num_partitions > 0 ? options.num_partitions : needed.partitions});
+    device::DeviceRequest request;
+    if (options.num_replicas > 0) request.replicas = options.num_replicas;
+    if (options.num_partitions > 0) request.partitions = options.num_partitions;
+    SYSTOLIC_ASSIGN_OR_RETURN(SpmdDeviceCounts counts, device::DeviceCountsFor(module, request));
+    ExecutionTiming timing = SimulateTiming(module, spec, bounds_, counts);
     return std::make_unique<SystolicExecutable>(std::move(spec), options.num_replicas,
                                                 options.num_partitions, std::move(timing));
   }

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define SYSTOLIC_API_MAJOR 1
-#define SYSTOLIC_API_MINOR 0
+#define SYSTOLIC_API_MINOR 1
 
 /* The size of `type` up to and including `last_field`: what a caller built
  * against this header puts in `struct_size`. */
@@ -648,10 +648,16 @@ typedef struct {
   int64_t compile_time_ns;
   int64_t program_id;          /* the executable that serves the request */
   int64_t compared_program_id; /* nearest cached program, -1 if none */
-  int cause_kind;              /* systolic::runtime::RecompilationCause */
+  int cause_kind;              /* systolic::trace::RecompilationKind */
   const char* cause;           /* "" for a hit */
+  /* Since 1.1: what differs, as fields. */
+  int64_t cause_argument;      /* first argument that differs, -1 if none */
+  int64_t cause_instruction;   /* first instruction that differs, -1 if none */
+  const char* cause_before;    /* what differs as it was ("" if nothing is named) */
+  const char* cause_now;       /* ... and as it is now */
 } SYSTOLIC_CompileEvent;
-#define SYSTOLIC_CompileEvent_STRUCT_SIZE SYSTOLIC_STRUCT_SIZE(SYSTOLIC_CompileEvent, cause)
+#define SYSTOLIC_CompileEvent_STRUCT_SIZE SYSTOLIC_STRUCT_SIZE(SYSTOLIC_CompileEvent, cause_now)
+#define SYSTOLIC_CompileEvent_STRUCT_SIZE_1_0 SYSTOLIC_STRUCT_SIZE(SYSTOLIC_CompileEvent, cause)
 
 /* Copies up to `capacity` events starting at `first` into `events`;
  * `num_total` is how many the client has recorded. */

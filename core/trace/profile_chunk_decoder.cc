@@ -88,8 +88,29 @@ ProgramRecord DecodeProgram(const proto::Program& in) {
 }
 
 CompileEvent DecodeCompileEvent(const proto::CompileEvent& in) {
-  return {in.timestamp_ns(),    in.step(),  in.program_id(),         in.fingerprint(),
-          in.cache_hit(),       in.compile_time_ns(), in.cause(), in.compared_program_id()};
+  CompileEvent out;
+  out.timestamp_ns = in.timestamp_ns();
+  out.step = in.step();
+  out.module_name = in.module_name();
+  out.program_id = in.program_id();
+  out.fingerprint = in.fingerprint();
+  out.cache_hit = in.cache_hit();
+  out.compile_time_ns = in.compile_time_ns();
+  out.compared_program_id = in.compared_program_id();
+  out.source = in.source();
+  out.graph_size = in.graph_size();
+  RecompilationCause& cause = out.cause;
+  cause.text = in.cause();
+  // A kind this reader does not know (a newer writer) reads as not recorded.
+  const bool known = in.has_cause_kind() && in.cause_kind() >= 0 &&
+                     in.cause_kind() < kRecompilationKindCount;
+  cause.kind = known ? RecompilationKind(in.cause_kind()) : RecompilationKind::kNotRecorded;
+  if (out.cache_hit) cause.kind = RecompilationKind::kNone;
+  cause.argument = in.has_cause_kind() ? in.cause_argument() : -1;
+  cause.instruction = in.has_cause_kind() ? in.cause_instruction() : -1;
+  cause.before = in.cause_before();
+  cause.now = in.cause_now();
+  return out;
 }
 
 RunRecord DecodeRun(const proto::Run& in) {

@@ -109,8 +109,16 @@ void EncodeCompileEvent(const CompileEvent& in, proto::CompileEvent* out) {
   out->set_fingerprint(in.fingerprint);
   out->set_cache_hit(in.cache_hit);
   out->set_compile_time_ns(in.compile_time_ns);
-  out->set_cause(in.cause);
   out->set_compared_program_id(in.compared_program_id);
+  out->set_cause(in.cause.text);
+  out->set_cause_kind(int32_t(in.cause.kind));
+  out->set_cause_argument(in.cause.argument);
+  out->set_cause_instruction(in.cause.instruction);
+  out->set_cause_before(in.cause.before);
+  out->set_cause_now(in.cause.now);
+  out->set_module_name(in.module_name);
+  out->set_source(in.source);
+  out->set_graph_size(in.graph_size);
 }
 
 void EncodeRun(const RunRecord& in, proto::Run* out) {

@@ -24,12 +24,12 @@ std::string TrainingLog::ToString() const {
                                           s.batch_size, s.loss));
   }
   int64_t misses = 0;
-  for (const lazy::CompileEvent& e : compile_events) misses += !e.cache_hit;
+  for (const trace::CompileEvent& e : compile_events) misses += !e.cache_hit;
   absl::StrAppend(&out, "compiles: ", misses, " of ", compile_events.size(), " requests\n");
-  for (const lazy::CompileEvent& e : compile_events) {
+  for (const trace::CompileEvent& e : compile_events) {
     if (e.cache_hit) continue;
     absl::StrAppend(&out, absl::StrFormat("  step %d program %d: %s (%s)\n", e.step, e.program_id,
-                                          e.cause, e.source));
+                                          trace::CauseWithKind(e), e.source));
   }
   for (const std::string& w : warnings) absl::StrAppend(&out, "warning: ", w, "\n");
   return out;

@@ -14,8 +14,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "core/hlo/literal.h"
-#include "core/lazy/compile_event.h"
 #include "core/lazy/execution_backend.h"
+#include "core/trace/compile_event.h"
 
 namespace systolic::samples {
 
@@ -49,7 +49,7 @@ struct TrainingLog {
   std::string topology;
   int64_t devices = 1;  // replicas, or partitions for SPMD
   std::vector<TrainingStep> steps;
-  std::vector<lazy::CompileEvent> compile_events;
+  std::vector<trace::CompileEvent> compile_events;
   // Text of each compiled program, by program id.
   std::vector<std::string> programs;
   // What each device ran of it: the per-partition program of an SPMD

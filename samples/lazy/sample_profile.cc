@@ -11,13 +11,15 @@ namespace {
 // measures; the front end's is its evaluator's).
 std::vector<trace::CompileEvent> CompileRequestsOf(const TrainingLog& log) {
   std::vector<trace::CompileEvent> requests;
-  for (const lazy::CompileEvent& e : log.compile_events) {
+  for (const trace::CompileEvent& e : log.compile_events) {
     trace::CompileEvent request;
     request.step = e.step;
     request.program_id = e.program_id;
     request.fingerprint = e.fingerprint;
     request.cache_hit = e.cache_hit;
     request.cause = e.cause;
+    request.source = e.source;
+    request.graph_size = e.graph_size;
     request.compared_program_id = e.compared_program_id;
     requests.push_back(std::move(request));
   }

@@ -4,9 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/hlo/status_macros.h"
-#ifdef SYSTOLIC_LAZY_HAVE_EVALUATOR
 #include "core/lazy/evaluator_backend.h"
-#endif
 
 namespace systolic::samples {
 
@@ -64,11 +62,7 @@ absl::StatusOr<std::shared_ptr<lazy::ExecutionBackend>> BackendFor(
     }
     return options.backend;
   }
-#ifdef SYSTOLIC_LAZY_HAVE_EVALUATOR
   return std::make_shared<lazy::EvaluatorBackend>(devices);
-#else
-  return absl::UnavailableError("no backend given and the reference evaluator is not built");
-#endif
 }
 
 absl::StatusOr<double> MeanOverReplicas(const lazy::Tensor& loss) {

@@ -7,10 +7,10 @@
 
 #include "benchmark/benchmark.h"
 #include "core/compiler/compiler.h"
-#include "core/compiler/random_program_generator.h"
 #include "core/hlo/hlo_parser.h"
 #include "tests/bench/bench_support.h"
 #include "tests/bench/largest_corpus_module.h"
+#include "tests/support/random_program_generator.h"
 
 namespace systolic {
 namespace {

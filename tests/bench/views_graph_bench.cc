@@ -11,10 +11,10 @@
 #include <memory>
 
 #include "benchmark/benchmark.h"
+#include "core/analysis/hlo_graph.h"
+#include "core/analysis/program_profile.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_file.h"
-#include "core/hlo/hlo_graph.h"
-#include "core/trace/program_profile.h"
 #include "tests/bench/bench_support.h"
 #include "views/graph_canvas.h"
 #include "views/graph_layout.h"
@@ -41,9 +41,9 @@ void BM_FirstDrawnGraph(benchmark::State& state) {
       return;
     }
     std::unique_ptr<HloModule> module = std::move(*loaded->front().module);
-    auto profile = std::make_shared<const trace::Profile>(trace::ProfileOfModules({module.get()}, "mobilenet"));
-    std::shared_ptr<const trace::StageModule> stage =
-        trace::StageModule::Adopt(std::move(module), profile->programs[0].snapshots[0]);
+    auto profile = std::make_shared<const trace::Profile>(analysis::ProfileOfModules({module.get()}, "mobilenet"));
+    std::shared_ptr<const analysis::StageModule> stage =
+        analysis::StageModule::Adopt(std::move(module), profile->programs[0].snapshots[0]);
     GraphPane pane("After");
     pane.resize(1400, 900);
     QEventLoop loop;
@@ -70,14 +70,14 @@ void BM_FlatGraphvizLayout(benchmark::State& state) {
   }
   const HloModule& module = **loaded->front().module;
   // Every instruction its own node: no scopes, no blocks, nothing inlined.
-  HloGraphOptions flat;
+  analysis::HloGraphOptions flat;
   flat.group_by_scope = false;
   flat.max_group_members = 1 << 30;
   flat.inline_scalar_constants = false;
-  const HloGraph graph = HloGraph::Build(*module.entry_computation(), flat);
-  const VisibleGraph visible = graph.Visible({});
+  const analysis::HloGraph graph = analysis::HloGraph::Build(*module.entry_computation(), flat);
+  const analysis::VisibleGraph visible = graph.Visible({});
   std::vector<QSizeF> sizes;
-  for (const GraphNode& node : visible.nodes) sizes.push_back(GraphNodeItem::SizeFor(node));
+  for (const analysis::GraphNode& node : visible.nodes) sizes.push_back(GraphNodeItem::SizeFor(node));
   for (auto _ : state) {
     GraphLayoutResult result = GraphLayout::Run(visible, sizes);
     if (!result.ok) state.SkipWithError("layout failed");

@@ -10,9 +10,9 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "core/analysis/program_profile.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_file.h"
-#include "core/trace/program_profile.h"
 #include "tests/views/view_test_profile.h"
 #include "views/graph_canvas.h"
 #include "views/graph_cluster_item.h"
@@ -96,7 +96,7 @@ class GraphViewTest : public QObject {
     // titled with its kind.
     QStringList fusion_clusters;
     for (GraphClusterItem* c : view.after()->cluster_items()) {
-      if (c->cluster().kind == GraphGroupKind::kFusion) {
+      if (c->cluster().kind == analysis::GraphGroupKind::kFusion) {
         fusion_clusters << QString::fromStdString(c->cluster().label);
       }
     }
@@ -253,10 +253,10 @@ class GraphViewTest : public QObject {
     auto loaded = LoadHloFile(path.toStdString(), /*verify=*/false);
     QVERIFY(loaded.ok());
     std::unique_ptr<HloModule> module = std::move(*loaded->front().module);
-    auto profile = std::make_shared<const trace::Profile>(trace::ProfileOfModules({module.get()}, "mobilenet"));
+    auto profile = std::make_shared<const trace::Profile>(analysis::ProfileOfModules({module.get()}, "mobilenet"));
     StageStore store;
     store.SetProfile(profile);
-    store.Adopt(1, 0, trace::StageModule::Adopt(std::move(module), profile->programs[0].snapshots[0]));
+    store.Adopt(1, 0, analysis::StageModule::Adopt(std::move(module), profile->programs[0].snapshots[0]));
     GraphView view(&store);
     view.resize(1400, 900);
     view.show();

@@ -6,10 +6,10 @@
 #include <QImage>
 #include <QtTest>
 
+#include "core/analysis/program_profile.h"
 #include "core/compiler/buffer_assignment.h"
 #include "core/hlo/hlo_parser.h"
 #include "core/stablehlo/program_file.h"
-#include "core/trace/program_profile.h"
 #include "tests/views/view_test_profile.h"
 #include "views/memory_chart.h"
 #include "views/peak_buffers_model.h"
@@ -57,7 +57,7 @@ class MemoryChartTest : public QObject {
       auto assignment = BufferAssignment::Run(module);
       QVERIFY2(assignment.ok(), qPrintable(name));
       MemoryChart chart;
-      chart.SetProfile(std::make_shared<const trace::Profile>(trace::ProfileOfModules({&module}, "sample")));
+      chart.SetProfile(std::make_shared<const trace::Profile>(analysis::ProfileOfModules({&module}, "sample")));
       QCOMPARE(chart.timeline().peak_bytes, assignment->peak_bytes());
       ++checked;
     }

@@ -7,7 +7,7 @@
 #include <QTableView>
 #include <QtTest>
 
-#include "core/trace/op_profile.h"
+#include "core/analysis/op_profile.h"
 #include "tests/views/view_test_profile.h"
 #include "views/op_profile_model.h"
 #include "views/op_profile_view.h"
@@ -21,7 +21,7 @@ class OpProfileViewTest : public QObject {
  private slots:
   void theTableShowsTheCoresOpProfile() {
     auto profile = std::make_shared<const trace::Profile>(testing::MakeMlpProfile());
-    absl::StatusOr<trace::OpProfile> expected = trace::ComputeOpProfile(*profile);
+    absl::StatusOr<analysis::OpProfile> expected = analysis::ComputeOpProfile(*profile);
     QVERIFY(expected.ok());
     QVERIFY(!expected->ops.empty());
     OpProfileView view;
@@ -33,7 +33,7 @@ class OpProfileViewTest : public QObject {
     QCOMPARE(model->rowCount(), int(expected->ops.size()));
     QCOMPARE(model->columnCount(), int(OpProfileModel::kColumnCount));
     for (int r = 0; r < model->rowCount(); ++r) {
-      const trace::OpStats& op = expected->ops[size_t(r)];
+      const analysis::OpStats& op = expected->ops[size_t(r)];
       QCOMPARE(model->data(model->index(r, OpProfileModel::kInstruction)).toString(), QString::fromStdString(op.name));
       QCOMPARE(model->data(model->index(r, OpProfileModel::kTime), Qt::UserRole).toLongLong(), op.total_ps);
       QCOMPARE(model->data(model->index(r, OpProfileModel::kFlops), Qt::UserRole).toDouble(), op.flops);
@@ -60,13 +60,13 @@ class OpProfileViewTest : public QObject {
 
   void rooflinePointsAreTheOpProfiles() {
     auto profile = std::make_shared<const trace::Profile>(testing::MakeMlpProfile());
-    absl::StatusOr<trace::OpProfile> expected = trace::ComputeOpProfile(*profile);
+    absl::StatusOr<analysis::OpProfile> expected = analysis::ComputeOpProfile(*profile);
     QVERIFY(expected.ok());
     RooflineChart chart;
     chart.resize(1200, 800);
     chart.SetProfile(profile);
     int on_roofline = 0;
-    for (const trace::OpStats& op : expected->ops) {
+    for (const analysis::OpStats& op : expected->ops) {
       if (!op.on_roofline) continue;
       ++on_roofline;
       bool found = false;
@@ -84,7 +84,7 @@ class OpProfileViewTest : public QObject {
     QCOMPARE(int(chart.points().size()), on_roofline);
     // The roof: up the memory slope to the ridge, then flat at the peak.
     QCOMPARE(int(chart.roof().size()), 3);
-    const trace::Roofline& roof = expected->roofline;
+    const analysis::Roofline& roof = expected->roofline;
     QCOMPARE(chart.roof()[1], QPointF(roof.ridge_intensity, roof.peak_flops_per_second));
     QCOMPARE(chart.roof()[0].y(), chart.roof()[0].x() * roof.bandwidth_bytes_per_second);
     QCOMPARE(chart.roof()[2].y(), roof.peak_flops_per_second);

@@ -5,9 +5,9 @@
 #include <QImage>
 #include <QtTest>
 
+#include "core/analysis/recompilation_report.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/slice.h"
-#include "core/trace/recompilation_report.h"
 #include "samples/lazy/sample_profile.h"
 #include "tests/views/view_test_profile.h"
 #include "views/compile_events_model.h"
@@ -66,7 +66,7 @@ class RecompilationsViewTest : public QObject {
     }
     QCOMPARE(misses.size(), 2);
     QVERIFY2(misses[0].startsWith("step 0: first compile"), qPrintable(misses[0]));
-    QVERIFY2(misses[1].startsWith("step 3: new input shape: argument 2 (x): now f32[4,16], "
+    QVERIFY2(misses[1].startsWith("step 3: argument shape — argument 2 (x): now f32[4,16], "
                                   "before f32[8,16]"),
              qPrintable(misses[1]));
 
@@ -115,7 +115,8 @@ class RecompilationsViewTest : public QObject {
       e.cache_hit = false;
       e.compile_time_ns = 4'000'000;
       e.compared_program_id = 2;
-      e.cause = "argument 0 (x): now f32[" + std::to_string(32 * (s + 1)) + ",64], before f32[64,64]";
+      e.cause = {trace::RecompilationKind::kArgumentShape,
+                 "argument 0 (x): now f32[" + std::to_string(32 * (s + 1)) + ",64], before f32[64,64]"};
     }
     RecompilationsView view;
     view.SetProfile(std::make_shared<const trace::Profile>(profile));

@@ -9,11 +9,11 @@
 
 #include <QFileInfo>
 
+#include "core/analysis/program_profile.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/sharding_tiles.h"
 #include "core/stablehlo/program_file.h"
 #include "core/trace/device_topology.h"
-#include "core/trace/program_profile.h"
 #include "tests/views/view_test_profile.h"
 #include "views/sharding_canvas.h"
 #include "views/sharding_view.h"
@@ -30,10 +30,10 @@ class ShardingViewTest : public QObject {
     if (!loaded.ok() || loaded->empty() || !(*loaded)[0].module.ok()) return nullptr;
     std::unique_ptr<HloModule> module = std::move(*(*loaded)[0].module);
     auto profile = std::make_shared<const trace::Profile>(
-        trace::ProfileOfModules({module.get()}, QFileInfo(path).fileName().toStdString()));
+        analysis::ProfileOfModules({module.get()}, QFileInfo(path).fileName().toStdString()));
     store->SetProfile(profile);
     store->Adopt(profile->programs[0].id, 0,
-                 trace::StageModule::Adopt(std::move(module), profile->programs[0].snapshots[0]));
+                 analysis::StageModule::Adopt(std::move(module), profile->programs[0].snapshots[0]));
     return profile;
   }
 
@@ -52,7 +52,7 @@ class ShardingViewTest : public QObject {
     QVERIFY(view.layout());
     QVERIFY(view.layout()->distinct_tiles > 1);
     QVERIFY(view.SelectTensor("w1"));
-    const trace::TensorLayout* layout = view.layout();
+    const analysis::TensorLayout* layout = view.layout();
     QVERIFY(layout);
     QCOMPARE(layout->distinct_tiles, int64_t(8));
     const HloInstruction* w1 = store.Get(1, 0)->FindInstruction("w1");
@@ -107,7 +107,7 @@ class ShardingViewTest : public QObject {
       ShardingView view(&store);
       view.Reload();
       const int64_t devices = view.device_count();
-      const std::shared_ptr<const trace::StageModule> stage = store.Get(1, 0);
+      const std::shared_ptr<const analysis::StageModule> stage = store.Get(1, 0);
       for (const QString& tensor : view.tensor_names()) {
         QVERIFY(view.SelectTensor(tensor));
         const HloInstruction* i = stage->FindInstruction(tensor.toStdString());

@@ -11,10 +11,10 @@
 #include <QtTest>
 
 #include "app/studio/main_window.h"
+#include "core/analysis/event_details.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/run_profile.h"
 #include "core/hlo/hlo_parser.h"
-#include "core/trace/event_details.h"
 #include "tests/views/view_test_profile.h"
 #include "views/details_pane.h"
 #include "views/graph_pane.h"
@@ -170,11 +170,11 @@ class StudioWindowTest : public QObject {
     WaitIdle(window);
     emit window.sharding_view()->chipSelected(1);
     views::TimelineCanvas* canvas = window.timeline_view()->canvas();
-    const trace::LaneTree& tree = canvas->lane_tree();
+    const analysis::LaneTree& tree = canvas->lane_tree();
     int open = 0, closed = 0;
     for (int32_t root : tree.roots()) {
-      const trace::LaneNode& node = tree.node(root);
-      if (node.kind != trace::LaneNodeKind::kPlane) continue;
+      const analysis::LaneNode& node = tree.node(root);
+      if (node.kind != analysis::LaneNodeKind::kPlane) continue;
       const bool chip1 = window.profile()->timeline.plane(node.plane).chip_id() == 1;
       QCOMPARE(canvas->IsCollapsed(root), !chip1);
       (chip1 ? open : closed) += 1;

@@ -79,7 +79,7 @@ class TimelineViewTest : public QObject {
     TimelineCanvas canvas;
     canvas.resize(1400, 900);
     canvas.SetProfile(profile_);
-    const trace::LaneTree& tree = canvas.lane_tree();
+    const analysis::LaneTree& tree = canvas.lane_tree();
     QCOMPARE(int(canvas.rows().size()), tree.size());
     // Two chips: steps, two cores of four MXUs, a vector unit and a DMA
     // engine, and an ICI link each.
@@ -236,7 +236,7 @@ class TimelineViewTest : public QObject {
     int lanes = 0;
     for (int32_t node : canvas.rows()) {
       const QRect row = canvas.RowRect(node);
-      if (canvas.lane_tree().node(node).kind == trace::LaneNodeKind::kLane && row.bottom() < frame.height()) ++lanes;
+      if (canvas.lane_tree().node(node).kind == analysis::LaneNodeKind::kLane && row.bottom() < frame.height()) ++lanes;
     }
     QVERIFY(lanes > 4);
     QVERIFY(canvas.last_frame_items() < int64_t(lanes) * canvas.time_viewport().width() * 3);

@@ -8,7 +8,7 @@
 #include <QLineSeries>
 #include <QtTest>
 
-#include "core/trace/unit_utilization.h"
+#include "core/analysis/unit_utilization.h"
 #include "tests/views/view_test_profile.h"
 #include "views/utilization_chart.h"
 
@@ -28,15 +28,15 @@ class UtilizationChartTest : public QObject {
     QCOMPARE(chips->count(), 4);
     chart.ShowChip(2);
     const int32_t plane = profile->timeline.FindChipPlane(2)->id();
-    const trace::UnitUtilization expected =
-        trace::UnitUtilizationOf(profile->timeline, plane, UtilizationChart::kBuckets);
+    const analysis::UnitUtilization expected =
+        analysis::UnitUtilizationOf(profile->timeline, plane, UtilizationChart::kBuckets);
     QVERIFY(!expected.series.empty());
     QCOMPARE(chart.utilization().series.size(), expected.series.size());
     const QList<QAbstractSeries*> drawn = chart.chart_view()->chart()->series();
     QCOMPARE(drawn.size(), qsizetype(expected.series.size()));
     bool mxu = false;
     for (size_t i = 0; i < expected.series.size(); ++i) {
-      const trace::UtilizationSeries& s = expected.series[i];
+      const analysis::UtilizationSeries& s = expected.series[i];
       mxu |= s.kind == trace::LaneKind::kMxu;
       QCOMPARE(chart.utilization().series[i].busy, s.busy);
       auto* line = qobject_cast<QLineSeries*>(drawn[qsizetype(i)]);

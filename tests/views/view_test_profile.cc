@@ -4,13 +4,13 @@
 #include <cctype>
 
 #include "absl/strings/str_cat.h"
-#include "core/hlo/execution_unit.h"
+#include "absl/strings/str_replace.h"
+#include "core/analysis/execution_unit.h"
+#include "core/compiler/buffer_assignment.h"
+#include "core/device/record_buffer_assignment.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_file.h"
-#include "absl/strings/str_replace.h"
-#include "core/compiler/buffer_assignment.h"
 #include "core/hlo/hlo_parser.h"
-#include "core/trace/memory_timeline.h"
 #include "core/trace/profile_writer.h"
 
 namespace systolic::views::testing {
@@ -160,7 +160,7 @@ namespace {
 
 struct OpSpec {
   std::string name;
-  ExecutionUnit unit;
+  analysis::ExecutionUnit unit;
   int64_t cycles;
   int64_t flops;
   int64_t bytes;
@@ -172,11 +172,11 @@ std::vector<OpSpec> StepOps(const HloModule& fused) {
   std::vector<OpSpec> ops;
   for (const HloInstruction* i : fused.entry_computation()->MakeInstructionPostOrder()) {
     if (i->opcode() == HloOpcode::kParameter) continue;
-    const ExecutionUnit unit = ExecutionUnitOf(*i);
+    const analysis::ExecutionUnit unit = analysis::ExecutionUnitOf(*i);
     int64_t elements = 1;
     for (int64_t d : i->shape().dimensions()) elements *= d;
-    const int64_t flops = unit == ExecutionUnit::kMxu ? 2 * 32 * 64 * 128 : elements * 4;
-    const int64_t cycles = unit == ExecutionUnit::kMxu ? 1800 : 300 + elements / 8;
+    const int64_t flops = unit == analysis::ExecutionUnit::kMxu ? 2 * 32 * 64 * 128 : elements * 4;
+    const int64_t cycles = unit == analysis::ExecutionUnit::kMxu ? 1800 : 300 + elements / 8;
     ops.push_back({i->name(), unit, cycles, flops, elements * 4, i->metadata().op_name});
   }
   return ops;
@@ -213,10 +213,17 @@ trace::Profile MakeMlpProfile(const TestProfileOptions& options) {
     program.snapshots.push_back(trace::SnapshotModule(**fused, "priority-fusion", 48000, true));
     program.shardings = trace::CollectShardings(**fused);
     absl::StatusOr<BufferAssignment> buffers = BufferAssignment::Run(**fused);
-    if (buffers.ok()) program.buffer_assignment = trace::RecordBufferAssignment(*buffers);
+    if (buffers.ok()) program.buffer_assignment = device::RecordBufferAssignment(*buffers);
   }
   p.programs.push_back(program);
-  p.compile_events.push_back({5, 0, 1, "fp-mlp", false, 3'200'000, "first compile", -1});
+  p.compile_events.push_back({.timestamp_ns = 5,
+                              .step = 0,
+                              .program_id = 1,
+                              .fingerprint = "fp-mlp",
+                              .cache_hit = false,
+                              .compile_time_ns = 3'200'000,
+                              .compared_program_id = -1,
+                              .cause = {trace::RecompilationKind::kFirstCompile, "first compile"}});
   // From step 3 the batch doubles: one recompile, compared with the first
   // program, then hits on the new one.
   const int bigger_batch_step = 3;
@@ -233,13 +240,26 @@ trace::Profile MakeMlpProfile(const TestProfileOptions& options) {
   }
   for (int s = 1; s < options.steps; ++s) {
     if (s == bigger_batch_step && p.programs.size() > 1) {
-      p.compile_events.push_back({5 + s, s, 2, "fp-mlp-b64", false, 4'100'000,
-                                  "argument 0 (x): now f32[64,64], before f32[32,64]; "
-                                  "argument 3 (labels): now s32[64], before s32[32]",
-                                  1});
+      p.compile_events.push_back({.timestamp_ns = 5 + s,
+                                  .step = s,
+                                  .program_id = 2,
+                                  .fingerprint = "fp-mlp-b64",
+                                  .cache_hit = false,
+                                  .compile_time_ns = 4'100'000,
+                                  .compared_program_id = 1,
+                                  .cause = {trace::RecompilationKind::kArgumentShape,
+                                            "argument 0 (x): now f32[64,64], before f32[32,64]; "
+                                            "argument 3 (labels): now s32[64], before s32[32]"}});
     } else {
       const bool second = s > bigger_batch_step && p.programs.size() > 1;
-      p.compile_events.push_back({5 + s, s, second ? 2 : 1, second ? "fp-mlp-b64" : "fp-mlp", true, 0, "", -1});
+      p.compile_events.push_back({.timestamp_ns = 5 + s,
+                                  .step = s,
+                                  .program_id = second ? 2 : 1,
+                                  .fingerprint = second ? "fp-mlp-b64" : "fp-mlp",
+                                  .cache_hit = true,
+                                  .compile_time_ns = 0,
+                                  .compared_program_id = -1,
+                                  .cause = {}});
     }
   }
 
@@ -289,7 +309,7 @@ trace::Profile MakeMlpProfile(const TestProfileOptions& options) {
           for (size_t o = 0; o < ops.size(); ++o) {
             const OpSpec& op = ops[o];
             const int64_t duration = int64_t(double(op.cycles + (s * 7 + c * 3 + int(o)) % 40) * ps_per_cycle);
-            if (op.unit == ExecutionUnit::kMxu) {
+            if (op.unit == analysis::ExecutionUnit::kMxu) {
               for (int u = 0; u < 4; ++u) {
                 mxu[core * 4 + u]->Append(at + u * 40 * int64_t(ps_per_cycle), duration, ids[o],
                                           {plane.MakeDoubleStat("utilisation", 0.55 + 0.1 * u)});

@@ -3,7 +3,7 @@
 // results as before compilation (bit for bit unless a pass reported a
 // floating-point rewrite, then within 1e-4), and every instruction of every
 // snapshot resolves to original instructions.
-#include "core/compiler/random_program_generator.h"
+#include "tests/support/random_program_generator.h"
 
 #include "absl/strings/str_cat.h"
 #include "core/compiler/compiler.h"

@@ -55,7 +55,12 @@ trace::CompileEvent Request(int64_t step, int64_t program, bool hit, std::string
   e.step = step;
   e.program_id = program;
   e.cache_hit = hit;
-  e.cause = std::move(cause);
+  if (!hit) {
+    const bool first = cause == "first compile";
+    e.cause = {
+        first ? trace::RecompilationKind::kFirstCompile : trace::RecompilationKind::kArgumentShape,
+        std::move(cause)};
+  }
   e.compared_program_id = compared;
   e.fingerprint = program == 0 ? "00000000000000aa" : "00000000000000bb";
   return e;

@@ -13,7 +13,7 @@
 #include "core/lazy/shape_ops.h"
 #include "gtest/gtest.h"
 #include "tests/core/lazy/gradient_checker.h"
-#include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/lazy_test_backend.h"
 
 namespace systolic::lazy {
 namespace {

@@ -15,7 +15,7 @@
 #include "core/lazy/sgd.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/lazy_test_backend.h"
 
 namespace systolic::lazy {
 namespace {

@@ -13,7 +13,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/lazy/gradient_checker.h"
-#include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/lazy_test_backend.h"
 
 namespace systolic::lazy {
 namespace {
@@ -63,7 +63,7 @@ TEST_F(MarkStepTest, TheSameStepCompilesOnce) {
   EXPECT_EQ(device_.metrics().counter("CachedCompile"), 3);
   EXPECT_EQ(device_.metrics().counter("MarkStep"), 4);
   ASSERT_EQ(device_.compile_events().size(), 4u);
-  EXPECT_EQ(device_.compile_events()[0].cause_kind, RecompilationCause::kFirstCompile);
+  EXPECT_EQ(device_.compile_events()[0].cause.kind, trace::RecompilationKind::kFirstCompile);
   EXPECT_TRUE(device_.compile_events()[1].cache_hit);
   EXPECT_EQ(device_.compile_events()[1].program_id, 0);
   EXPECT_EQ(device_.compile_events()[0].fingerprint, device_.compile_events()[3].fingerprint);
@@ -76,11 +76,11 @@ TEST_F(MarkStepTest, APartialBatchIsANewInputShape) {
   keep = Step(Ones({3, 4}), 0.5);
   ASSERT_TRUE(device_.MarkStep().ok());
   ASSERT_EQ(device_.compile_events().size(), 2u);
-  const CompileEvent& e = device_.compile_events()[1];
+  const trace::CompileEvent& e = device_.compile_events()[1];
   EXPECT_FALSE(e.cache_hit);
-  EXPECT_EQ(e.cause_kind, RecompilationCause::kNewInputShape);
-  EXPECT_THAT(e.cause, HasSubstr("now f32[3,4], before f32[8,4]"));
-  EXPECT_THAT(e.cause, HasSubstr("(x)"));
+  EXPECT_EQ(e.cause.kind, trace::RecompilationKind::kArgumentShape);
+  EXPECT_THAT(e.cause.text, HasSubstr("now f32[3,4], before f32[8,4]"));
+  EXPECT_THAT(e.cause.text, HasSubstr("(x)"));
   EXPECT_EQ(e.compared_program_id, 0);
   EXPECT_THAT(e.source, HasSubstr("mark_step_test.cc"));
 }
@@ -90,9 +90,9 @@ TEST_F(MarkStepTest, AChangedScalarIsAChangedConstant) {
   ASSERT_TRUE(device_.MarkStep().ok());
   loss = Step(Ones({8, 4}), 0.25);
   ASSERT_TRUE(device_.MarkStep().ok());
-  const CompileEvent& e = device_.compile_events()[1];
-  EXPECT_EQ(e.cause_kind, RecompilationCause::kChangedConstant);
-  EXPECT_THAT(e.cause, HasSubstr("now 0.25, before 0.5"));
+  const trace::CompileEvent& e = device_.compile_events()[1];
+  EXPECT_EQ(e.cause.kind, trace::RecompilationKind::kChangedConstant);
+  EXPECT_THAT(e.cause.text, HasSubstr("now 0.25, before 0.5"));
 }
 
 TEST_F(MarkStepTest, AScalarHeldAsDataNeverRecompiles) {
@@ -115,9 +115,9 @@ TEST_F(MarkStepTest, ADifferentOpSequence) {
     loss = Mean(Tanh(MatMul(x, w_)) * 0.5);
   }
   ASSERT_TRUE(device_.MarkStep().ok());
-  const CompileEvent& e = device_.compile_events()[1];
-  EXPECT_EQ(e.cause_kind, RecompilationCause::kDifferentOpSequence);
-  EXPECT_THAT(e.cause, HasSubstr("`tanh`"));
+  const trace::CompileEvent& e = device_.compile_events()[1];
+  EXPECT_EQ(e.cause.kind, trace::RecompilationKind::kOpSequence);
+  EXPECT_THAT(e.cause.text, HasSubstr("`tanh`"));
 }
 
 TEST_F(MarkStepTest, ADifferentSharding) {
@@ -131,10 +131,12 @@ TEST_F(MarkStepTest, ADifferentSharding) {
     ASSERT_TRUE(spmd.MarkStep().ok());
   }
   ASSERT_EQ(spmd.compile_events().size(), 2u);
-  const CompileEvent& e = spmd.compile_events()[1];
-  EXPECT_EQ(e.cause_kind, RecompilationCause::kDifferentSharding);
-  EXPECT_THAT(e.cause, HasSubstr("now {devices=[1,2,2]0,2,1,3 last_tile_dim_replicate}"));
-  EXPECT_THAT(e.cause, HasSubstr("before {devices=[2,1,2]0,1,2,3 last_tile_dim_replicate}"));
+  const trace::CompileEvent& e = spmd.compile_events()[1];
+  EXPECT_EQ(e.cause.kind, trace::RecompilationKind::kArgumentSharding);
+  EXPECT_EQ(e.cause.argument, 0);
+  EXPECT_EQ(e.cause.now, "{devices=[1,2,2]0,2,1,3 last_tile_dim_replicate}");
+  EXPECT_THAT(e.cause.text, HasSubstr("now {devices=[1,2,2]0,2,1,3 last_tile_dim_replicate}"));
+  EXPECT_THAT(e.cause.text, HasSubstr("before {devices=[2,1,2]0,1,2,3 last_tile_dim_replicate}"));
 }
 
 TEST_F(MarkStepTest, ReadingAValueRunsOnlyWhatItNeeds) {

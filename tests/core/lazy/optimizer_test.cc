@@ -8,7 +8,7 @@
 #include "core/lazy/reduction_ops.h"
 #include "core/lazy/sgd.h"
 #include "gtest/gtest.h"
-#include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/lazy_test_backend.h"
 
 namespace systolic::lazy {
 namespace {
@@ -86,7 +86,7 @@ TEST_F(OptimizerTest, ABakedLearningRateRecompilesWhenChanged) {
     ASSERT_TRUE(device_.MarkStep().ok());
   }
   ASSERT_EQ(device_.compile_events().size(), 2u);
-  EXPECT_EQ(device_.compile_events()[1].cause_kind, RecompilationCause::kChangedConstant);
+  EXPECT_EQ(device_.compile_events()[1].cause.kind, trace::RecompilationKind::kChangedConstant);
   EXPECT_NEAR(Value(p)[0], 1.0 - 0.15 * 0.5, 1e-6);
 }
 

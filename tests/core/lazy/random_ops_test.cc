@@ -5,7 +5,7 @@
 #include "core/lazy/creation_ops.h"
 #include "core/lazy/random_ops.h"
 #include "gtest/gtest.h"
-#include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/lazy_test_backend.h"
 
 namespace systolic::lazy {
 namespace {
@@ -58,7 +58,7 @@ TEST(RandomOpsTest, DrawsAdvanceAndSeedsReproduce) {
   EXPECT_EQ(first, again);
   // The generator's state is device data: reseeding is not a new program.
   int64_t misses = 0;
-  for (const CompileEvent& e : device.compile_events()) misses += !e.cache_hit;
+  for (const trace::CompileEvent& e : device.compile_events()) misses += !e.cache_hit;
   EXPECT_LE(misses, 2);  // the read of `first`, then the mark_step programs
   EXPECT_EQ(device.compile_events().back().cache_hit, true);
 }

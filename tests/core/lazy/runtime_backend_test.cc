@@ -1,14 +1,12 @@
 // The front end on the runtime client (the `cpu` plugin): the MLP samples'
 // data-parallel and SPMD training give the evaluator backend's parameters,
 // and their compile events carry the runtime compile cache's causes.
+#include "core/lazy/runtime_backend.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "samples/lazy/lazy_sample.h"
-#include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/lazy_test_backend.h"
 #include "tests/core/lazy/training_log_compare.h"
-#ifdef SYSTOLIC_LAZY_HAVE_RUNTIME
-#include "core/lazy/runtime_backend.h"
-#endif
 
 namespace systolic::lazy {
 namespace {
@@ -16,9 +14,6 @@ namespace {
 using ::testing::HasSubstr;
 
 TEST(RuntimeBackendTest, MlpDdpOnTheCpuPlugin) {
-#ifndef SYSTOLIC_LAZY_HAVE_RUNTIME
-  GTEST_SKIP() << "the runtime is not part of this build";
-#else
   runtime::ClientOptions client_options;
   client_options.device = "cpu";
   client_options.num_devices = 4;
@@ -38,24 +33,20 @@ TEST(RuntimeBackendTest, MlpDdpOnTheCpuPlugin) {
 
   EXPECT_LT(samples::testing::MaxParameterDifference(*on_runtime, *reference), 1e-6);
   std::vector<int64_t> misses;
-  for (const CompileEvent& e : on_runtime->compile_events) {
+  for (const trace::CompileEvent& e : on_runtime->compile_events) {
     if (!e.cache_hit) misses.push_back(e.step);
   }
   EXPECT_EQ(misses, (std::vector<int64_t>{0, 3}));
-  const CompileEvent& partial = on_runtime->compile_events[3];
-  EXPECT_EQ(partial.cause_kind, RecompilationCause::kNewInputShape);
-  EXPECT_THAT(partial.cause, HasSubstr("now f32[4,16], before f32[8,16]"));
-  EXPECT_THAT(partial.cause, HasSubstr("(x)"));
-#endif
+  const trace::CompileEvent& partial = on_runtime->compile_events[3];
+  EXPECT_EQ(partial.cause.kind, trace::RecompilationKind::kArgumentShape);
+  EXPECT_THAT(partial.cause.text, HasSubstr("now f32[4,16], before f32[8,16]"));
+  EXPECT_THAT(partial.cause.text, HasSubstr("(x)"));
 }
 
 // The plugin partitions the SPMD program; the backend cuts each whole value
 // into the 16 devices' shards and puts the results back together. Two
 // copies at once, repeatedly: the ctest entry runtime.stress.mlp_spmd_cpu_plugin_pair.
 TEST(RuntimeBackendTest, MlpSpmdOnTheCpuPlugin) {
-#ifndef SYSTOLIC_LAZY_HAVE_RUNTIME
-  GTEST_SKIP() << "the runtime is not part of this build";
-#else
   runtime::ClientOptions client_options;
   client_options.device = "cpu";
   client_options.num_devices = 16;
@@ -74,11 +65,10 @@ TEST(RuntimeBackendTest, MlpSpmdOnTheCpuPlugin) {
   ASSERT_TRUE(one_device.ok()) << one_device.status();
   EXPECT_LT(samples::testing::MaxParameterDifference(*on_runtime, *one_device), 1e-6);
   std::vector<int64_t> misses;
-  for (const CompileEvent& e : on_runtime->compile_events) {
+  for (const trace::CompileEvent& e : on_runtime->compile_events) {
     if (!e.cache_hit) misses.push_back(e.step);
   }
   EXPECT_EQ(misses, (std::vector<int64_t>{0}));
-#endif
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "samples/lazy/lazy_sample.h"
-#include "tests/core/lazy/test_backend.h"
+#include "tests/core/lazy/lazy_test_backend.h"
 #include "tests/core/lazy/training_log_compare.h"
 
 namespace systolic::samples {
@@ -44,15 +44,15 @@ TEST(LazySamplesTest, MlpDdpCompilesForTheFirstStepAndThePartialBatchOnly) {
   ASSERT_TRUE(log.ok()) << log.status();
   ASSERT_EQ(log->compile_events.size(), 8u);
   std::vector<int64_t> misses;
-  for (const lazy::CompileEvent& e : log->compile_events) {
+  for (const trace::CompileEvent& e : log->compile_events) {
     if (!e.cache_hit) misses.push_back(e.step);
   }
   EXPECT_EQ(misses, (std::vector<int64_t>{0, 3}));
-  EXPECT_EQ(log->compile_events[0].cause_kind, lazy::RecompilationCause::kFirstCompile);
-  const lazy::CompileEvent& partial = log->compile_events[3];
-  EXPECT_EQ(partial.cause_kind, lazy::RecompilationCause::kNewInputShape);
-  EXPECT_THAT(partial.cause, HasSubstr("(x): now f32[4,16], before f32[8,16]"));
-  EXPECT_THAT(partial.cause, HasSubstr("(and 1 more arguments)"));  // the labels
+  EXPECT_EQ(log->compile_events[0].cause.kind, trace::RecompilationKind::kFirstCompile);
+  const trace::CompileEvent& partial = log->compile_events[3];
+  EXPECT_EQ(partial.cause.kind, trace::RecompilationKind::kArgumentShape);
+  EXPECT_THAT(partial.cause.text, HasSubstr("(x): now f32[4,16], before f32[8,16]"));
+  EXPECT_THAT(partial.cause.text, HasSubstr("(and 1 more arguments)"));  // the labels
   EXPECT_THAT(partial.source, HasSubstr("mlp_ddp_sample.cc"));
   // After the partial batch the full batches reuse the first program.
   EXPECT_EQ(log->compile_events[4].program_id, 0);
@@ -100,7 +100,7 @@ TEST(LazySamplesTest, TransformerFsdpTrains) {
   EXPECT_THAT(fsdp->programs[0], HasSubstr("bf16["));
   EXPECT_THAT(fsdp->programs[0], HasSubstr("op_name=\"transformer/attention/query/matmul\""));
   int64_t misses = 0;
-  for (const lazy::CompileEvent& e : fsdp->compile_events) misses += !e.cache_hit;
+  for (const trace::CompileEvent& e : fsdp->compile_events) misses += !e.cache_hit;
   EXPECT_EQ(misses, 1);
 }
 
@@ -133,7 +133,7 @@ TEST(LazySamplesTest, MlpSpmdTrainsAndMatchesOneDevice) {
                               "last_tile_dim_replicate}"));
   EXPECT_THAT(text, HasSubstr("custom_call_target=\"Sharding\""));
   int64_t misses = 0;
-  for (const lazy::CompileEvent& e : spmd->compile_events) misses += !e.cache_hit;
+  for (const trace::CompileEvent& e : spmd->compile_events) misses += !e.cache_hit;
   EXPECT_EQ(misses, 1);
 }
 

@@ -39,8 +39,8 @@ TEST(CompileEventsTest, HitsMissesAndCauses) {
   ASSERT_EQ(events->size(), 5u);
   const auto& ev = *events;
   EXPECT_FALSE(ev[0].cache_hit);
-  EXPECT_EQ(ev[0].cause_kind, RecompilationCause::kNeverSeen);
-  EXPECT_EQ(ev[0].cause, "never seen: first compile of 'scale'");
+  EXPECT_EQ(ev[0].cause.kind, trace::RecompilationKind::kFirstCompile);
+  EXPECT_EQ(ev[0].cause.text, "never seen: first compile of 'scale'");
   EXPECT_EQ(ev[0].module_name, "scale");
   EXPECT_EQ(ev[0].program_id, 0);
   EXPECT_EQ(ev[0].compared_program_id, -1);
@@ -48,25 +48,25 @@ TEST(CompileEventsTest, HitsMissesAndCauses) {
   EXPECT_GT(ev[0].compile_time_ns, 0);
 
   EXPECT_TRUE(ev[1].cache_hit);
-  EXPECT_EQ(ev[1].cause_kind, RecompilationCause::kNone);
-  EXPECT_EQ(ev[1].cause, "");
+  EXPECT_EQ(ev[1].cause.kind, trace::RecompilationKind::kNone);
+  EXPECT_EQ(ev[1].cause.text, "");
   EXPECT_EQ(ev[1].program_id, 0);
   EXPECT_GE(ev[1].timestamp_ns, ev[0].timestamp_ns);
 
   EXPECT_FALSE(ev[2].cache_hit);
-  EXPECT_EQ(ev[2].cause_kind, RecompilationCause::kArgumentShape);
-  EXPECT_EQ(ev[2].cause, "argument 0 (x): now f32[16,128], before f32[8,128]");
+  EXPECT_EQ(ev[2].cause.kind, trace::RecompilationKind::kArgumentShape);
+  EXPECT_EQ(ev[2].cause.text, "argument 0 (x): now f32[16,128], before f32[8,128]");
   EXPECT_EQ(ev[2].program_id, 1);
   EXPECT_EQ(ev[2].compared_program_id, 0);
 
   // The nearest program is the batch-16 one: only the constant differs.
-  EXPECT_EQ(ev[3].cause_kind, RecompilationCause::kChangedConstant);
+  EXPECT_EQ(ev[3].cause.kind, trace::RecompilationKind::kChangedConstant);
   EXPECT_EQ(ev[3].compared_program_id, 1);
-  EXPECT_THAT(ev[3].cause, HasSubstr("now `%c = f32[] constant(3)`, before `%c = f32[] constant(2)`"));
+  EXPECT_THAT(ev[3].cause.text, HasSubstr("now `%c = f32[] constant(3)`, before `%c = f32[] constant(2)`"));
 
-  EXPECT_EQ(ev[4].cause_kind, RecompilationCause::kDifferentOptions);
+  EXPECT_EQ(ev[4].cause.kind, trace::RecompilationKind::kCompileOptions);
   EXPECT_EQ(ev[4].compared_program_id, 0);
-  EXPECT_THAT(ev[4].cause, HasSubstr("replicas now 2, before 1"));
+  EXPECT_THAT(ev[4].cause.text, HasSubstr("replicas now 2, before 1"));
 }
 
 TEST(CompileEventsTest, RenamedValuesHitTheCache) {
@@ -114,7 +114,7 @@ TEST(CompileEventsTest, ManyEventsArriveInBatches) {
   auto events = client->CompileEvents();
   ASSERT_EQ(events->size(), 70u);
   int misses = 0;
-  for (const CompileEvent& event : *events) misses += !event.cache_hit;
+  for (const trace::CompileEvent& event : *events) misses += !event.cache_hit;
   EXPECT_EQ(misses, 3);
 }
 

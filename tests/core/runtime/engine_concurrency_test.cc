@@ -7,8 +7,8 @@
 
 #include "core/hlo/hlo_parser.h"
 #include "core/runtime/local_client.h"
-#include "core/runtime/test_backend.h"
 #include "gtest/gtest.h"
+#include "tests/core/runtime/engine_test_backend.h"
 
 namespace systolic::runtime {
 namespace {

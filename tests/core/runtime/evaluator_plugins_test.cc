@@ -267,7 +267,7 @@ TEST(SystolicPluginTest, CompileForAnotherChipIsADifferentProgram) {
   ASSERT_TRUE(client->CompileText(testing::kDoubleModule, "hlo", v5e).ok());
   auto events = client->CompileEvents();
   ASSERT_EQ(events->size(), 2u);
-  EXPECT_EQ((*events)[1].cause, "compile options differ: chip now v5e, before v4");
+  EXPECT_EQ((*events)[1].cause.text, "compile options differ: chip now v5e, before v4");
   CompileOptions bogus;
   bogus.chip = "v99";
   EXPECT_FALSE(client->CompileText(testing::kDoubleModule, "hlo", bogus).ok());

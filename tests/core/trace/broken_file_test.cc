@@ -12,7 +12,7 @@
 #include "core/trace/varint.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/core/trace/sample_profile.h"
+#include "tests/support/synthetic_profile.h"
 
 namespace systolic::trace {
 namespace {

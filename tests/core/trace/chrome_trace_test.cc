@@ -11,7 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/core/trace/sample_profile.h"
+#include "tests/support/synthetic_profile.h"
 
 namespace systolic::trace {
 namespace {

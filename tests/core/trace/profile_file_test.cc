@@ -11,7 +11,7 @@
 #include "core/trace/zstd_codec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/core/trace/sample_profile.h"
+#include "tests/support/synthetic_profile.h"
 
 namespace systolic::trace {
 namespace {
@@ -125,7 +125,15 @@ Profile StreamSteps(ProfileWriter& writer, int steps, std::vector<int64_t>* even
       program.id = s;
       program.name = absl::StrCat("step_fn_", s);
       p.programs.push_back(program);
-      p.compile_events.push_back({s * 10, s, s, "fp", false, 100, "new shape", s - 2});
+      p.compile_events.push_back(
+          {.timestamp_ns = s * 10,
+           .step = s,
+           .program_id = s,
+           .fingerprint = "fp",
+           .cache_hit = false,
+           .compile_time_ns = 100,
+           .compared_program_id = s - 2,
+           .cause = {trace::RecompilationKind::kArgumentShape, "new shape"}});
     }
     // A lane that appears later in the run.
     if (s == 2) chip.AddLine("core 0 / DMA 0", LaneKind::kDma, 0, 0);

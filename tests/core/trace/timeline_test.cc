@@ -3,7 +3,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/core/trace/sample_profile.h"
+#include "tests/support/synthetic_profile.h"
 
 namespace systolic::trace {
 namespace {

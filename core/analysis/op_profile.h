@@ -1,0 +1,63 @@
+// The op profile of one chip (as XProf's op profile and roofline): per HLO
+// instruction its time, share of the step, FLOPs, bytes, arithmetic
+// intensity and achieved FLOP/s against the chip's peak, time by unit
+// category, and the roofline the ops are placed on. Computed from the
+// timeline's events that name their instruction (stat "hlo_op") with their
+// "flops" and "bytes" stats, as `systolic run --profile` writes them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "core/trace/profile.h"
+
+namespace systolic::analysis {
+
+enum class OpCategory : uint8_t { kMxu, kVector, kDma, kOther };
+inline constexpr int kOpCategoryCount = 4;
+const char* OpCategoryName(OpCategory category);  // "MXU", "vector", "DMA", "other"
+
+struct OpStats {
+  std::string name;  // the HLO instruction
+  int64_t event_count = 0;
+  int64_t total_ps = 0;  // summed event durations over every unit
+  int64_t wall_ps = 0;   // time at least one unit works on it
+  int64_t first_start_ps = 0;
+  int64_t last_end_ps = 0;
+  double step_fraction = 0;  // wall_ps over the step time
+  double flops = 0;
+  int64_t bytes = 0;
+  double intensity = 0;  // FLOPs per byte; 0 without bytes
+  double achieved_flops_per_second = 0;  // flops over wall time
+  double peak_fraction = 0;              // achieved over the chip's peak
+  OpCategory category = OpCategory::kOther;
+  // Roofline: min(peak, intensity × bandwidth); 0 when not on the roofline.
+  double attainable_flops_per_second = 0;
+  // On the roofline: has FLOPs, bytes and time (log axes need all three).
+  bool on_roofline = false;
+};
+
+struct Roofline {
+  double peak_flops_per_second = 0;
+  double bandwidth_bytes_per_second = 0;
+  double ridge_intensity = 0;  // peak / bandwidth: FLOPs per byte where the roofs meet
+  // The roof at `intensity`: min(peak, intensity × bandwidth).
+  double Attainable(double intensity) const;
+};
+
+struct OpProfile {
+  int32_t chip_id = 0;
+  int64_t step_ps = 0;  // the chip's steps summed, or its span without steps
+  std::vector<OpStats> ops;  // most time first
+  int64_t category_ps[kOpCategoryCount] = {};  // summed event durations per unit category
+  Roofline roofline;
+  const OpStats* Find(const std::string& name) const;
+};
+
+// The op profile of chip `chip_id` (-1: the first chip plane). NotFound
+// when the profile has no such chip plane.
+absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_t chip_id = -1);
+
+}  // namespace systolic::analysis

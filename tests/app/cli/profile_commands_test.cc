@@ -1,0 +1,109 @@
+// `systolic info`, `export` and `import` run as a user runs them, on files
+// written here.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "core/trace/profile_writer.h"
+#include "core/trace/xplane.pb.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/app/cli/cli_runner.h"
+#include "tests/support/synthetic_profile.h"
+
+namespace systolic::trace {
+namespace {
+
+using ::systolic::testing::CliResult;
+using ::systolic::testing::CliTempPath;
+using ::systolic::testing::RunCli;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+
+TEST(CliCommands, InfoSummarisesAProfile) {
+  const Profile profile = testing::MakeSampleProfile({.chips = 2, .events_per_lane = 40});
+  const std::string path = CliTempPath("info.sysprof");
+  ASSERT_TRUE(WriteProfileFile(profile, path).ok());
+
+  CliResult text = RunCli("info " + path);
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("programs: 2 (6 stages)"));
+  EXPECT_THAT(text.out, HasSubstr("compiles: 3 (1 hits, 2 misses"));
+  EXPECT_THAT(text.out, HasSubstr("core 0 / MXU 1"));
+  EXPECT_THAT(text.out, HasSubstr("Metric: CompileTime"));
+
+  CliResult json_run = RunCli("info " + path + " --json");
+  ASSERT_EQ(json_run.exit_code, 0) << json_run.out;
+  const nlohmann::json j = nlohmann::json::parse(json_run.out);
+  EXPECT_EQ(j["programs"], 2);
+  EXPECT_EQ(j["stages"], 6);
+  EXPECT_EQ(j["compiles"]["cache_misses"], 2);
+  EXPECT_EQ(j["timeline"]["events"], profile.timeline.event_count());
+  EXPECT_EQ(j["timeline"]["chips"], 2);
+  EXPECT_EQ(j["timeline"]["end_ps"], 3000000);
+  EXPECT_EQ(j["lanes"].size(), 2u * 6 + 1);
+  EXPECT_EQ(j["lanes"][0]["events"], 40);
+  EXPECT_EQ(j["chip"]["mxu_rows"], 128);
+  EXPECT_EQ(j["format_version"], 2);
+  EXPECT_TRUE(j["finished"].get<bool>());
+}
+
+TEST(CliCommands, InfoNamesDamage) {
+  const std::string path = CliTempPath("cut.sysprof");
+  absl::StatusOr<std::string> bytes = SerializeProfile(testing::MakeSampleProfile());
+  ASSERT_TRUE(bytes.ok());
+  std::ofstream(path, std::ios::binary) << bytes->substr(0, bytes->size() / 2);
+  CliResult strict = RunCli("info " + path);
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_THAT(strict.out, HasSubstr("truncated: chunk 0 at byte 16"));
+  CliResult missing = RunCli("info " + CliTempPath("missing.sysprof"));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_THAT(missing.out, HasSubstr("cannot open"));
+}
+
+TEST(CliCommands, ExportWritesAChromeTrace) {
+  const std::string path = CliTempPath("export.sysprof");
+  const std::string json_path = CliTempPath("export.json");
+  ASSERT_TRUE(WriteProfileFile(testing::MakeSampleProfile({.chips = 2, .events_per_lane = 10}), path).ok());
+  CliResult run = RunCli("export " + path + " --chrome " + json_path);
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  std::ifstream in(json_path);
+  const nlohmann::json trace = nlohmann::json::parse(in);
+  EXPECT_GT(trace["traceEvents"].size(), 100u);
+  EXPECT_EQ(RunCli("export " + path).exit_code, 2);
+}
+
+TEST(CliCommands, ImportConvertsAnXSpace) {
+  xspace::XSpace space;
+  xspace::XPlane* tpu = space.add_planes();
+  tpu->set_name("/device:TPU:0");
+  (*tpu->mutable_event_metadata())[5].set_name("fusion.1");
+  xspace::XLine* ops = tpu->add_lines();
+  ops->set_name("XLA Ops");
+  ops->set_timestamp_ns(1000);
+  for (int i = 0; i < 4; ++i) {
+    xspace::XEvent* e = ops->add_events();
+    e->set_metadata_id(5);
+    e->set_offset_ps(i * 1000);
+    e->set_duration_ps(500);
+  }
+  const std::string input = CliTempPath("run.xplane.pb");
+  const std::string output = CliTempPath("run.sysprof");
+  std::ofstream(input, std::ios::binary) << space.SerializeAsString();
+
+  CliResult run = RunCli("import " + input + " -o " + output + " --json");
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["device_planes"], 1);
+  EXPECT_EQ(j["events"], 4);
+  CliResult info = RunCli("info " + output + " --json");
+  ASSERT_EQ(info.exit_code, 0) << info.out;
+  EXPECT_EQ(nlohmann::json::parse(info.out)["timeline"]["events"], 4);
+  EXPECT_EQ(RunCli("import " + input).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace systolic::trace
