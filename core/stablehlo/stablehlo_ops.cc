@@ -239,8 +239,9 @@ Results ConvertBroadcast(ComputationBuilder& b, const Operation& op, const Opera
 Results ConvertTranspose(ComputationBuilder& b, const Operation& op, const Operands& ops,
                          const Shapes& shapes) {
   SYSTOLIC_ASSIGN_OR_RETURN(Shape s, Single(b, op, shapes));
+  if (ops.size() != 1) return b.Error(op, "transpose takes one operand");
   SYSTOLIC_ASSIGN_OR_RETURN(auto perm, Ints(b, op, {"permutation", "dims"}));
-  return One(b.Add(HloInstruction::CreateTranspose(s, ops.at(0), perm), op));
+  return One(b.Add(HloInstruction::CreateTranspose(s, ops[0], perm), op));
 }
 
 Results ConvertReverse(ComputationBuilder& b, const Operation& op, const Operands& ops,
@@ -256,6 +257,7 @@ Results ConvertReverse(ComputationBuilder& b, const Operation& op, const Operand
 Results ConvertSlice(ComputationBuilder& b, const Operation& op, const Operands& ops,
                      const Shapes& shapes) {
   SYSTOLIC_ASSIGN_OR_RETURN(Shape s, Single(b, op, shapes));
+  if (ops.size() != 1) return b.Error(op, "slice takes one operand");
   std::vector<int64_t> starts, limits, strides;
   if (const Attribute* ranges = op.Attr("_brackets")) {
     for (absl::string_view range : absl::StrSplit(ranges->text, ',')) {
@@ -275,7 +277,7 @@ Results ConvertSlice(ComputationBuilder& b, const Operation& op, const Operands&
     SYSTOLIC_ASSIGN_OR_RETURN(limits, Ints(b, op, {"limit_indices"}));
     SYSTOLIC_ASSIGN_OR_RETURN(strides, Ints(b, op, {"strides"}));
   }
-  return One(b.Add(HloInstruction::CreateSlice(s, ops.at(0), starts, limits, strides), op));
+  return One(b.Add(HloInstruction::CreateSlice(s, ops[0], starts, limits, strides), op));
 }
 
 Results ConvertDynamicSlice(ComputationBuilder& b, const Operation& op, const Operands& ops,
@@ -365,6 +367,7 @@ absl::StatusOr<PrecisionConfig> Precision(ComputationBuilder& b, const Operation
 Results ConvertDotGeneral(ComputationBuilder& b, const Operation& op, const Operands& ops,
                           const Shapes& shapes) {
   SYSTOLIC_ASSIGN_OR_RETURN(Shape s, Single(b, op, shapes));
+  if (ops.size() != 2) return b.Error(op, absl::StrCat(op.name, " takes two operands"));
   DotDimensionNumbers d;
   if (const Attribute* dnums = op.Attr("dot_dimension_numbers")) {
     auto list = [&](absl::string_view name) -> std::vector<int64_t> {
@@ -392,7 +395,7 @@ Results ConvertDotGeneral(ComputationBuilder& b, const Operation& op, const Oper
         pair("contracting_dims", &d.lhs_contracting_dimensions, &d.rhs_contracting_dimensions));
   }
   SYSTOLIC_ASSIGN_OR_RETURN(PrecisionConfig precision, Precision(b, op));
-  return One(b.Add(HloInstruction::CreateDot(s, ops.at(0), ops.at(1), d, precision), op));
+  return One(b.Add(HloInstruction::CreateDot(s, ops[0], ops[1], d, precision), op));
 }
 
 Results ConvertDot(ComputationBuilder& b, const Operation& op, const Operands& ops,
@@ -663,8 +666,9 @@ Results ConvertScatter(ComputationBuilder& b, const Operation& op, const Operand
 
 Results ConvertSort(ComputationBuilder& b, const Operation& op, const Operands& ops,
                     const Shapes& shapes) {
+  if (ops.empty()) return b.Error(op, "sort takes at least one operand");
   SYSTOLIC_ASSIGN_OR_RETURN(int64_t dim, Int(b, op, {"dimension"}, -1));
-  if (dim < 0) dim += ops.at(0)->shape().rank();
+  if (dim < 0) dim += ops[0]->shape().rank();
   SYSTOLIC_ASSIGN_OR_RETURN(HloComputation * comparator, Region(b, op, 0, "comparator"));
   Shape shape = shapes.size() == 1 ? shapes[0] : TupleOf(shapes);
   auto instr = HloInstruction::Create(HloOpcode::kSort, shape, ops);
