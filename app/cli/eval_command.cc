@@ -56,12 +56,12 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
   // The header's counts, raised to what the collectives name, unless given.
   const absl::StatusOr<SpmdDeviceCounts> counts =
       device::DeviceCountsFor(module, {settings.replicas, settings.partitions, std::nullopt});
-  const int64_t replicas = counts.ok() ? counts->replicas : settings.replicas.value_or(0);
-  const int64_t partitions = counts.ok() ? counts->partitions : settings.partitions.value_or(0);
   j["name"] = module.name();
   j["line"] = line;
-  j["replicas"] = replicas;
-  j["partitions"] = partitions;
+  if (counts.ok()) {
+    j["replicas"] = counts->replicas;
+    j["partitions"] = counts->partitions;
+  }
   j["seed"] = settings.seed;
   auto fail = [&](const std::string& message) {
     j["ok"] = false;
@@ -70,7 +70,9 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
     return false;
   };
   if (entry == nullptr) return fail("the module has no entry computation");
-  if (replicas < 1 || partitions < 1) return fail("replicas and partitions must be positive");
+  if (!counts.ok()) return fail(std::string(counts.status().message()));
+  const int64_t replicas = counts->replicas;
+  const int64_t partitions = counts->partitions;
   const int64_t devices = replicas * partitions;
 
   // Arguments: from .npy files (the same on every device) or random (each

@@ -305,7 +305,9 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
                                                     const LoweringOptions& lowering) {
   absl::StatusOr<DevicePlan> plan = PlanDevices(module, spec);
   if (!plan.ok()) return plan.status();
-  if (plan->slice) return CompileRunAndProfile(module, *plan->slice, steps, producer, progress, lowering);
+  if (plan->slice) {
+    return CompileRunAndProfile(module, *plan->slice, steps, producer, progress, lowering);
+  }
   return ProfileWithProgress(
       progress, [&] { return CompileAndTime(module.Clone(), spec, {}, lowering); },
       [&](const TimedCompilation& timed) {
