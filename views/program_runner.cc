@@ -1,7 +1,7 @@
 #include "views/program_runner.h"
 
 #include "core/device/chip_spec_loader.h"
-#include "core/device/run_profile.h"
+#include "core/device/program_run.h"
 #include "core/device/slice.h"
 
 namespace systolic::views {
@@ -19,14 +19,15 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
   };
   // The profile says the studio wrote it (the CLI's say which command did).
   const std::string producer = "systolic studio";
-  if (request.topology.empty()) {
-    return device::CompileRunAndProfile(module, *spec, request.steps, producer, report);
+  device::DeviceRequest devices;
+  if (!request.topology.empty()) {
+    auto slice = device::LoadSlice(request.topology, request.chip_spec_path.empty()
+                                                         ? request.chip_preset
+                                                         : request.chip_spec_path);
+    if (!slice.ok()) return slice.status();
+    devices.topology = *std::move(slice);
   }
-  auto slice = device::LoadSlice(request.topology, request.chip_spec_path.empty()
-                                                       ? request.chip_preset
-                                                       : request.chip_spec_path);
-  if (!slice.ok()) return slice.status();
-  return device::CompileRunAndProfile(module, *slice, request.steps, producer, report);
+  return device::CompileRunAndProfile(module, *spec, devices, request.steps, producer, report);
 }
 
 }  // namespace systolic::views

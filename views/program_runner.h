@@ -1,10 +1,11 @@
 // The studio's one hook into compiling and running a program: the "Compile
 // and run…" dialog fills a request, a worker thread calls
 // CompileAndRunProgram, and the profile it returns opens like a file. The
-// work is the core's (device::CompileRunAndProfile); this adapts the
-// request and the progress to it. With a topology the program runs on its
-// chips (device d on chip d); without one, a multi-device program runs on
-// the squarest slice that holds it.
+// work is the core's (device::CompileRunAndProfile, which plans the devices
+// as the CLI does); this adapts the request and the progress to it. With a
+// topology the program runs on its chips (device d on chip d; a sharded
+// module that names no partition count spreads over them); without one, a
+// multi-device program runs on the squarest slice that holds it.
 #pragma once
 
 #include <cstdint>

@@ -51,6 +51,7 @@
 #include "core/compiler/pass_registry.h"
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
+#include "core/device/device_plan.h"
 #include "core/stablehlo/program_file.h"
 #include "nlohmann/json.hpp"
 
@@ -270,19 +271,13 @@ int RunCompile(const CliArgs& args, std::ostream& out, std::ostream& err) {
     std::unique_ptr<HloModule> module = std::move(entry.module).value();
     const std::string name = module->name();
     module->set_use_spmd_partitioning(*spmd);
-    if (partitions) {
-      module->set_num_partitions(*partitions);
-    } else if (slice && module->num_partitions() == 1 &&
-               SpmdPartitioner::NeedsPartitioning(*module, slice->topology.chip_count())) {
-      module->set_num_partitions(slice->topology.chip_count());
-    }
-    if (slice && module->num_partitions() * module->replica_count() > slice->topology.chip_count()) {
-      err << where << ": " << name << ": " << module->replica_count() * module->num_partitions()
-          << " devices do not fit on " << slice->Name() << " ("
-          << slice->topology.chip_count() << " chips)\n";
+    auto counts = device::DeviceCountsFor(*module, {std::nullopt, partitions, slice});
+    if (!counts.ok()) {
+      err << where << ": " << counts.status().message() << "\n";
       ++failures;
       continue;
     }
+    module->set_num_partitions(counts->partitions);
     std::unique_ptr<HloModule> original = args.Has("check") ? module->Clone() : nullptr;
     const std::string spmd_decision = SpmdPartitioner::DescribeDecision(*module);
     absl::StatusOr<CompilationResult> result = compiler.Compile(std::move(module));

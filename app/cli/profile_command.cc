@@ -27,7 +27,7 @@
 #include "app/cli/progress_line.h"
 #include "app/cli/spmd_flag.h"
 #include "core/device/chip_spec_loader.h"
-#include "core/device/run_profile.h"
+#include "core/device/program_run.h"
 #include "core/device/slice.h"
 #include "core/lazy/topology_name.h"
 #include "core/stablehlo/program_file.h"
@@ -115,10 +115,8 @@ absl::StatusOr<Profiled> ProfileFile(const std::string& path, const Target& targ
     progress.Update("profiling", fraction, std::string(what));
     return true;
   };
-  auto profile =
-      target.slice
-          ? device::CompileRunAndProfile(module, *target.slice, steps, kProducer, report, lowering)
-          : device::CompileRunAndProfile(module, target.spec, steps, kProducer, report, lowering);
+  auto profile = device::CompileRunAndProfile(module, target.spec, {.topology = target.slice},
+                                              steps, kProducer, report, lowering);
   if (!profile.ok()) return profile.status();
   return Profiled{*std::move(profile), module.name()};
 }

@@ -58,19 +58,14 @@
 #include "app/cli/literal_outputs.h"
 #include "app/cli/progress_line.h"
 #include "app/cli/spmd_flag.h"
-#include "core/compiler/spmd/partitioned_execution.h"
-#include "core/compiler/spmd/spmd_partitioner.h"
 #include "core/device/chip_spec_loader.h"
-#include "core/device/device_plan.h"
 #include "core/device/ici_collectives.h"
+#include "core/device/program_run.h"
 #include "core/device/program_timing.h"
-#include "core/device/run_profile.h"
 #include "core/device/slice.h"
 #include "core/device/slice_timing.h"
-#include "core/eval/hlo_evaluator.h"
 #include "core/eval/literal_format.h"
 #include "core/eval/npy_file.h"
-#include "core/eval/spmd_evaluator.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/stablehlo/program_file.h"
 #include "core/trace/profile_writer.h"
@@ -220,16 +215,6 @@ struct RunSettings {
   std::optional<bool> use_spmd_partitioning;  // --spmd
 };
 
-// A module compiled and timed on one chip, or on a slice.
-struct TimedRun {
-  std::optional<device::TimedCompilation> chip;
-  std::optional<device::TimedSliceCompilation> slice;
-  const CompilationResult& compilation() const {
-    return slice ? slice->compilation : chip->compilation;
-  }
-  const device::ProgramTiming& timing() const { return slice ? slice->timing.chip : chip->timing; }
-};
-
 // Runs one module of the file; fills `report` (printed by the caller with
 // --json) or prints the text report. Returns the exit code.
 int RunModule(HloFileModule& entry, const RunSettings& settings, const device::ChipSpec& spec,
@@ -250,13 +235,6 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
   if (entry_computation == nullptr) return fail(name + ": the module has no entry computation");
   module->set_use_spmd_partitioning(settings.use_spmd_partitioning);
 
-  auto plan = device::PlanDevices(*module, spec, {settings.replicas, settings.partitions,
-                                                  settings.slice});
-  if (!plan.ok()) return fail(std::string(plan.status().message()));
-  const SpmdDeviceCounts counts = plan->counts;
-  const int64_t devices = plan->devices();
-  const std::optional<device::Slice>& slice = plan->slice;
-
   if (!settings.arg_files.empty() &&
       int64_t(settings.arg_files.size()) != entry_computation->num_parameters()) {
     progress.Finish();
@@ -264,42 +242,34 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
         << entry_computation->num_parameters() << " parameters\n";
     return 2;
   }
-  // A module laid out across partitions runs partitioned: it takes whole
-  // arguments, split by their shardings, and its results are gathered.
-  module->set_num_partitions(counts.partitions);
-  auto signature = SpmdSignatureOf(*module, counts.partitions);
-  if (!signature.ok()) return fail(std::string(signature.status().message()));
-  const bool gathered = signature->has_value();
-  std::vector<std::vector<Literal>> arguments;
-  if (!settings.timing_only) {
-    auto loaded = LoadDeviceArguments(*entry_computation, settings.arg_files, settings.seed,
-                                      gathered ? 1 : devices);
+  device::RunRequest request;
+  request.devices = {settings.replicas, settings.partitions, settings.slice};
+  request.compile.latency_hiding = settings.latency_hiding;
+  request.lowering = settings.lowering;
+  request.compute_values = !settings.timing_only;
+  request.compare_reference = settings.compare;
+  request.seed = uint64_t(settings.seed);
+  if (!settings.arg_files.empty()) {
+    auto loaded = LoadDeviceArguments(*entry_computation, settings.arg_files, settings.seed, 1);
     if (!loaded.ok()) return fail(std::string(loaded.status().message()));
-    arguments = *std::move(loaded);
+    request.arguments = *std::move(loaded);
   }
-  std::unique_ptr<HloModule> original = settings.compare ? module->Clone() : nullptr;
-
-  progress.Update("compiling", 0.2, name);
-  TimedRun run;
-  CompileOptions compile_options;
-  compile_options.latency_hiding = settings.latency_hiding;
-  if (slice) {
-    auto timed = device::CompileAndTimeOnSlice(std::move(module), *slice, counts,
-                                              compile_options, settings.lowering);
-    if (!timed.ok()) return fail(absl::StrCat(name, ": ", timed.status().message()));
-    run.slice = *std::move(timed);
-  } else {
-    auto timed = device::CompileAndTime(std::move(module), spec, compile_options,
-                                       settings.lowering);
-    if (!timed.ok()) return fail(absl::StrCat(name, ": ", timed.status().message()));
-    run.chip = *std::move(timed);
-  }
+  auto ran = device::CompileAndRun(std::move(module), spec, request,
+                                   [&](double fraction, absl::string_view what) {
+                                     progress.Update(std::string(what), fraction, name);
+                                     return true;
+                                   });
+  if (!ran.ok()) return fail(std::string(ran.status().message()));
+  const device::ProgramRun& run = *ran;
+  const SpmdDeviceCounts counts = run.plan.counts;
+  const int64_t devices = run.plan.devices();
+  const bool gathered = run.gathered;
   const device::ProgramTiming& timing = run.timing();
 
   report = {{"file", path}, {"module", name}};
   report.update(TimingJson(timing));
-  if (run.slice) {
-    const device::SliceTiming& t = run.slice->timing;
+  if (run.on_slice) {
+    const device::SliceTiming& t = run.on_slice->timing;
     report["topology"] = t.slice;
     report["devices"] = devices;
     report["replicas"] = counts.replicas;
@@ -308,22 +278,8 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
   }
 
   if (!settings.timing_only) {
-    EvaluatorOptions options;
-    options.rng_seed = uint64_t(settings.seed);
-    progress.Update("evaluating", 0.6, name);
-    auto results = gathered ? EvaluatePartitioned(*run.compilation().module, **signature,
-                                                  arguments[0], counts.replicas, options)
-                            : EvaluateSpmd(*run.compilation().module, arguments, counts.replicas,
-                                counts.partitions, options);
-    if (!results.ok()) return fail(absl::StrCat(name, ": ", results.status().message()));
-    std::optional<std::vector<Literal>> reference;
-    if (original) {
-      progress.Update("reference", 0.8, name);
-      auto r = gathered ? EvaluateSpmd(*original, {std::move(arguments[0])}, counts.replicas, 1, options)
-                        : EvaluateSpmd(*original, arguments, counts.replicas, counts.partitions, options);
-      if (!r.ok()) return fail(absl::StrCat(name, ": reference: ", r.status().message()));
-      reference = *std::move(r);
-    }
+    const std::vector<Literal>* results = &run.results;
+    const std::vector<Literal>* reference = settings.compare ? &run.reference : nullptr;
     progress.Finish();
     Difference worst;
     nlohmann::json per_device = nlohmann::json::array();
@@ -402,11 +358,7 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
   progress.Finish();
 
   if (const std::optional<std::string>& profile_path = settings.profile) {
-    const trace::Profile profile =
-        run.slice ? device::ProfileOfSliceRun(absl::StrCat(name, " on ", slice->Name()), *slice,
-                                              run.slice->compilation, run.slice->timing)
-                  : device::ProfileOfRun(absl::StrCat(name, " on ", spec.name()), spec,
-                                         run.chip->compilation, run.chip->timing);
+    const trace::Profile profile = run.Profile(1, "systolic run");
     if (absl::Status s = trace::WriteProfileFile(profile, *profile_path); !s.ok()) {
       err << "systolic run: " << s.message() << "\n";
       return 1;
@@ -415,12 +367,15 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
     if (!settings.json) out << "profile: " << *profile_path << "\n";
   }
   if (!settings.json) {
-    if (run.slice) {
+    if (run.on_slice) {
       out << absl::StrFormat("slice: %s, %d devices (%d replicas x %d partitions)\n",
-                             run.slice->timing.slice, devices, counts.replicas, counts.partitions);
+                             run.on_slice->timing.slice, devices, counts.replicas,
+                             counts.partitions);
     }
     PrintTiming(timing, out);
-    if (run.slice && !run.slice->timing.collectives.empty()) PrintCollectives(run.slice->timing, out);
+    if (run.on_slice && !run.on_slice->timing.collectives.empty()) {
+      PrintCollectives(run.on_slice->timing, out);
+    }
   }
   return 0;
 }

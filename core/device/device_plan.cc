@@ -20,6 +20,15 @@ absl::StatusOr<SpmdDeviceCounts> DeviceCountsFor(const HloModule& module,
     const int64_t chips = request.topology->topology.chip_count() / counts.replicas;
     if (chips > 1 && SpmdPartitioner::NeedsPartitioning(module, chips)) counts.partitions = chips;
   }
+  if (request.topology) {
+    const int64_t chips = request.topology->topology.chip_count();
+    if (counts.replicas * counts.partitions > chips) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          module.name(), ": ", counts.replicas * counts.partitions, " devices (", counts.replicas,
+          " replicas x ", counts.partitions, " partitions) do not fit on ",
+          request.topology->Name(), " (", chips, " chips)"));
+    }
+  }
   return counts;
 }
 
@@ -30,13 +39,6 @@ absl::StatusOr<DevicePlan> PlanDevices(const HloModule& module, const ChipSpec& 
   if (!counts.ok()) return counts.status();
   plan.counts = *counts;
   if (request.topology) {
-    const int64_t chips = request.topology->topology.chip_count();
-    if (plan.devices() > chips) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          module.name(), ": ", plan.devices(), " devices (", plan.counts.replicas, " replicas x ",
-          plan.counts.partitions, " partitions) do not fit on ", request.topology->Name(), " (",
-          chips, " chips)"));
-    }
     plan.slice = request.topology;
   } else if (plan.devices() > 1) {
     absl::StatusOr<Slice> fitted = SliceForDevices(chip, plan.devices());

@@ -1,6 +1,6 @@
 // The one decision of how many devices a program runs on and where, for
-// every caller (the CLI's run, compile and eval, the studio's run dialog,
-// the runtime's systolic plugin, profiles of runs and of steps):
+// every caller (the CLI's run, compile and eval, the studio's run dialog
+// through program_run.h, the runtime's systolic plugin, profiles of steps):
 //   - replicas x partitions are the module's (raised to what its collectives
 //     name) unless the caller gives either;
 //   - a sharded module that names no partition count spreads over the chips
@@ -33,12 +33,13 @@ struct DevicePlan {
   int64_t devices() const { return counts.replicas * counts.partitions; }
 };
 
-// Replicas and partitions alone (no chip needed). Errors: a count below 1.
+// Replicas and partitions alone (no chip needed). Errors: a count below 1,
+// more devices than the given topology has chips.
 absl::StatusOr<SpmdDeviceCounts> DeviceCountsFor(const HloModule& module,
                                                  const DeviceRequest& request = {});
 
-// Counts and the slice of `chip` they run on. Errors: a count below 1, more
-// devices than the given topology has chips, no slice of the chip holds them.
+// Counts and the slice of `chip` they run on. Errors: those of
+// DeviceCountsFor, no slice of the chip holds them.
 absl::StatusOr<DevicePlan> PlanDevices(const HloModule& module, const ChipSpec& chip,
                                        const DeviceRequest& request = {});
 

@@ -9,7 +9,6 @@
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/core_units.h"
-#include "core/device/device_plan.h"
 #include "core/device/ici_trace.h"
 #include "core/device/record_buffer_assignment.h"
 #include "core/trace/device_topology.h"
@@ -274,60 +273,6 @@ trace::Profile ProfileOfSliceRun(const std::string& title, const Slice& slice,
   return ProfileOfPrograms({producer, title}, slice.spec, &slice, {program},
                            CompiledOnceThenCached(program.id, compilation.compile_time_ns, steps),
                            EveryStepRuns(program.id, steps));
-}
-
-namespace {
-
-// Compiles and simulates with `compile_and_time`, then makes the profile
-// with `profile_of`, telling `progress` along the way.
-template <typename CompileAndTimeFn, typename ProfileOfFn>
-absl::StatusOr<trace::Profile> ProfileWithProgress(const RunProgressCallback& progress,
-                                                   CompileAndTimeFn compile_and_time,
-                                                   ProfileOfFn profile_of) {
-  auto report = [&](double fraction, absl::string_view what) {
-    return !progress || progress(fraction, what);
-  };
-  if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
-  auto timed = compile_and_time();
-  if (!timed.ok()) return timed.status();
-  if (!report(0.9, "writing the profile")) return absl::CancelledError("cancelled after the run");
-  trace::Profile profile = profile_of(*timed);
-  report(1.0, "done");
-  return profile;
-}
-
-}  // namespace
-
-absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
-                                                    const ChipSpec& spec, int64_t steps,
-                                                    const std::string& producer,
-                                                    const RunProgressCallback& progress,
-                                                    const LoweringOptions& lowering) {
-  absl::StatusOr<DevicePlan> plan = PlanDevices(module, spec);
-  if (!plan.ok()) return plan.status();
-  if (plan->slice) {
-    return CompileRunAndProfile(module, *plan->slice, steps, producer, progress, lowering);
-  }
-  return ProfileWithProgress(
-      progress, [&] { return CompileAndTime(module.Clone(), spec, {}, lowering); },
-      [&](const TimedCompilation& timed) {
-        return ProfileOfRun(absl::StrCat(module.name(), " on ", spec.name()), spec,
-                            timed.compilation, timed.timing, steps, producer);
-      });
-}
-
-absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, const Slice& slice,
-                                                    int64_t steps, const std::string& producer,
-                                                    const RunProgressCallback& progress,
-                                                    const LoweringOptions& lowering) {
-  return ProfileWithProgress(
-      progress, [&] {
-        return CompileAndTimeOnSlice(module.Clone(), slice, std::nullopt, {}, lowering);
-      },
-      [&](const TimedSliceCompilation& timed) {
-        return ProfileOfSliceRun(absl::StrCat(module.name(), " on ", slice.Name()), slice,
-                                 timed.compilation, timed.timing, steps, producer);
-      });
 }
 
 }  // namespace systolic::device

@@ -3,8 +3,8 @@
 // request (a miss with its cause, or a cache hit), the run's steps, and the
 // devices' timeline (a plane per chip, a lane per core and unit, every event
 // named by its HLO instruction with FLOPs, bytes and utilisation; on a slice
-// also the ICI transfers). The CLI's `run --profile` and `profile` and the
-// studio's "Compile and run" write it.
+// also the ICI transfers). program_run.h makes it for the CLI's `run
+// --profile` and `profile` and the studio's "Compile and run".
 #pragma once
 
 #include <cstdint>
@@ -73,21 +73,5 @@ trace::Profile ProfileOfSliceRun(const std::string& title, const Slice& slice,
 
 // Tells what is happening (fraction done in [0, 1]); returns false to stop.
 using RunProgressCallback = std::function<bool(double fraction, absl::string_view what)>;
-
-// Compiles a copy of `module` for `spec`, lowers and simulates it, and
-// returns the profile of `steps` runs, written by `producer`. Stops with
-// Cancelled when `progress` says so. A program for several devices runs on
-// SliceForDevices.
-absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module,
-                                                    const ChipSpec& spec, int64_t steps,
-                                                    const std::string& producer,
-                                                    const RunProgressCallback& progress = {},
-                                                    const LoweringOptions& lowering = {});
-
-// The same on the chips of `slice` (ProfileOfSliceRun).
-absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, const Slice& slice,
-                                                    int64_t steps, const std::string& producer,
-                                                    const RunProgressCallback& progress = {},
-                                                    const LoweringOptions& lowering = {});
 
 }  // namespace systolic::device

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/device/program_timing.h"
 #include "core/device/slice_timing.h"
-#include "core/eval/spmd_evaluator.h"
+#include "core/device/device_plan.h"
 #include "core/hlo/hlo_parser.h"
 
 namespace systolic::device {
@@ -27,11 +27,13 @@ absl::StatusOr<std::vector<std::unique_ptr<HloModule>>> ParsePrograms(
   return modules;
 }
 
-int64_t MostDevicesNeeded(const std::vector<std::unique_ptr<HloModule>>& modules) {
+// Every program runs on one slice: the one the most devices need.
+absl::StatusOr<int64_t> MostDevicesNeeded(const std::vector<std::unique_ptr<HloModule>>& modules) {
   int64_t devices = 1;
   for (const auto& module : modules) {
-    const SpmdDeviceCounts counts = RequiredDeviceCounts(*module);
-    devices = std::max(devices, counts.replicas * counts.partitions);
+    absl::StatusOr<SpmdDeviceCounts> counts = DeviceCountsFor(*module);
+    if (!counts.ok()) return counts.status();
+    devices = std::max(devices, counts->replicas * counts->partitions);
   }
   return devices;
 }
@@ -56,8 +58,10 @@ absl::StatusOr<trace::Profile> CompileAndProfileSteps(const StepsToProfile& step
   if (!modules.ok()) return modules.status();
   std::optional<Slice> fitted;
   if (slice == nullptr) {
-    if (const int64_t devices = MostDevicesNeeded(*modules); devices > 1) {
-      auto made = SliceForDevices(spec, devices);
+    absl::StatusOr<int64_t> devices = MostDevicesNeeded(*modules);
+    if (!devices.ok()) return devices.status();
+    if (*devices > 1) {
+      auto made = SliceForDevices(spec, *devices);
       if (!made.ok()) return made.status();
       fitted = *std::move(made);
       slice = &*fitted;

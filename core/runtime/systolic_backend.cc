@@ -4,9 +4,8 @@
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/device_plan.h"
-#include "core/device/program_timing.h"
+#include "core/device/program_run.h"
 #include "core/device/slice.h"
-#include "core/device/slice_timing.h"
 #include "core/hlo/status_macros.h"
 #include "core/runtime/evaluator_runner.h"
 
@@ -54,20 +53,19 @@ ExecutionTiming Simulated(const device::ProgramTiming& t, const std::string& whe
 // compiled or lowered, which does not stop its values.
 ExecutionTiming SimulateTiming(const HloModule& module, const device::ChipSpec& spec,
                                const std::array<int64_t, 3>& bounds, SpmdDeviceCounts devices) {
-  const int64_t count = devices.replicas * devices.partitions;
-  if (count <= 1) {
-    auto timed = device::CompileAndTime(module.Clone(), spec);
-    if (!timed.ok()) return Unavailable(timed.status());
-    return Simulated(timed->timing, spec.name());
+  device::RunRequest request;
+  request.devices.replicas = devices.replicas;
+  request.devices.partitions = devices.partitions;
+  if (devices.replicas * devices.partitions > 1) {
+    auto client_slice = device::MakeSlice(spec, {bounds.begin(), bounds.end()});
+    if (client_slice.ok() &&
+        client_slice->topology.chip_count() >= devices.replicas * devices.partitions) {
+      request.devices.topology = *std::move(client_slice);
+    }
   }
-  auto slice = device::MakeSlice(spec, {bounds.begin(), bounds.end()});
-  if (!slice.ok() || slice->topology.chip_count() < count) {
-    slice = device::SliceForDevices(spec, count);
-  }
-  if (!slice.ok()) return Unavailable(slice.status());
-  auto timed = device::CompileAndTimeOnSlice(module.Clone(), *slice, devices);
-  if (!timed.ok()) return Unavailable(timed.status());
-  return Simulated(timed->timing.chip, slice->Name());
+  auto run = device::CompileAndRun(module.Clone(), spec, request);
+  if (!run.ok()) return Unavailable(run.status());
+  return Simulated(run->timing(), run->TargetName());
 }
 
 class SystolicBackend : public Backend {

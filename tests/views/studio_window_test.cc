@@ -13,7 +13,7 @@
 #include "app/studio/main_window.h"
 #include "core/analysis/event_details.h"
 #include "core/device/chip_spec_loader.h"
-#include "core/device/run_profile.h"
+#include "core/device/program_run.h"
 #include "core/hlo/hlo_parser.h"
 #include "tests/views/view_test_profile.h"
 #include "views/details_pane.h"
@@ -229,7 +229,7 @@ ENTRY main {
     QVERIFY(module.ok());
     auto spec = device::LoadChipSpec("v4");
     QVERIFY(spec.ok());
-    auto profile = device::CompileRunAndProfile(**module, *spec, 1, "studio test");
+    auto profile = device::CompileRunAndProfile(**module, *spec, {}, 1, "studio test");
     QVERIFY2(profile.ok(), std::string(profile.status().message()).c_str());
     MainWindow window;
     window.show();
