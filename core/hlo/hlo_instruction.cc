@@ -1,6 +1,8 @@
 #include "core/hlo/hlo_instruction.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -451,6 +453,13 @@ bool HloInstruction::HasSideEffect() const {
     default:
       return false;
   }
+}
+
+void HloInstruction::AccessorMisused(const char* accessor) const {
+  const std::string opcode(HloOpcodeString(opcode_));
+  std::fprintf(stderr, "HloInstruction::%s() asked of %s %%%s (%zu called computations)\n",
+               accessor, opcode.c_str(), name().c_str(), called_.size());
+  std::abort();
 }
 
 }  // namespace systolic

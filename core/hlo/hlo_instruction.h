@@ -189,21 +189,35 @@ class HloInstruction {
   void set_called_computation(int64_t i, HloComputation* c) { called_[i] = c; }
   void ClearCalledComputations() { called_.clear(); }
   HloComputation* to_apply() const { return called_.empty() ? nullptr : called_[0]; }
-  HloComputation* while_condition() const { return called_[0]; }
-  HloComputation* while_body() const { return called_[1]; }
-  HloComputation* select() const { return called_[0]; }   // select-and-scatter
-  HloComputation* scatter() const { return called_[1]; }  // select-and-scatter
-  HloComputation* true_computation() const { return called_[0]; }
-  HloComputation* false_computation() const { return called_[1]; }
-  HloComputation* branch_computation(int64_t i) const { return called_[i]; }
+  HloComputation* while_condition() const { return Called(0, "while_condition", HloOpcode::kWhile); }
+  HloComputation* while_body() const { return Called(1, "while_body", HloOpcode::kWhile); }
+  HloComputation* select() const { return Called(0, "select", HloOpcode::kSelectAndScatter); }
+  HloComputation* scatter() const { return Called(1, "scatter", HloOpcode::kSelectAndScatter); }
+  HloComputation* true_computation() const {
+    return Called(0, "true_computation", HloOpcode::kConditional);
+  }
+  HloComputation* false_computation() const {
+    return Called(1, "false_computation", HloOpcode::kConditional);
+  }
+  HloComputation* branch_computation(int64_t i) const {
+    return Called(i, "branch_computation", HloOpcode::kConditional);
+  }
   int64_t branch_count() const { return int64_t(called_.size()); }
-  HloComputation* fused_instructions_computation() const { return called_[0]; }
-  HloComputation* async_wrapped_computation() const { return called_[0]; }
+  HloComputation* fused_instructions_computation() const {
+    return Called(0, "fused_instructions_computation", HloOpcode::kFusion);
+  }
+  HloComputation* async_wrapped_computation() const {
+    return Called(0, "async_wrapped_computation", HloOpcode::kAsyncStart, HloOpcode::kAsyncUpdate,
+                  HloOpcode::kAsyncDone);
+  }
   // The root of a fusion's computation.
   HloInstruction* fused_expression_root() const;
 
   // --- Attributes -----------------------------------------------------------
-  const Literal& literal() const { return *a_.literal_.ptr; }
+  const Literal& literal() const {
+    CheckOpcode("literal", HloOpcode::kConstant, HloOpcode::kCustomCall);  // literal=…
+    return *a_.literal_.ptr;
+  }
   bool has_literal() const { return a_.literal_.ptr != nullptr; }
   void set_literal(Literal literal) {
     a_.literal_.ptr = std::make_shared<const Literal>(std::move(literal));
@@ -211,9 +225,15 @@ class HloInstruction {
   // True when every opcode attribute (not operands, names or ids) is equal.
   bool SameAttributesAs(const HloInstruction& other) const { return a_ == other.a_; }
 
-  int64_t parameter_number() const { return a_.parameter_number_; }
+  int64_t parameter_number() const {
+    CheckOpcode("parameter_number", HloOpcode::kParameter);
+    return a_.parameter_number_;
+  }
   void set_parameter_number(int64_t n) { a_.parameter_number_ = n; }
-  int64_t tuple_index() const { return a_.tuple_index_; }
+  int64_t tuple_index() const {
+    CheckOpcode("tuple_index", HloOpcode::kGetTupleElement);
+    return a_.tuple_index_;
+  }
   void set_tuple_index(int64_t i) { a_.tuple_index_ = i; }
 
   // broadcast, transpose, reverse, reduce, map, sort, concatenate,
@@ -222,8 +242,14 @@ class HloInstruction {
   int64_t dimensions(int64_t i) const { return a_.dimensions_[i]; }
   std::vector<int64_t>* mutable_dimensions() { return &a_.dimensions_; }
   void set_dimensions(std::vector<int64_t> d) { a_.dimensions_ = std::move(d); }
-  int64_t concatenate_dimension() const { return a_.dimensions_[0]; }
-  int64_t iota_dimension() const { return a_.dimensions_[0]; }
+  int64_t concatenate_dimension() const {
+    CheckOpcode("concatenate_dimension", HloOpcode::kConcatenate);
+    return a_.dimensions_[0];
+  }
+  int64_t iota_dimension() const {
+    CheckOpcode("iota_dimension", HloOpcode::kIota);
+    return a_.dimensions_[0];
+  }
 
   const std::vector<int64_t>& slice_starts() const { return rare().slice_starts_; }
   const std::vector<int64_t>& slice_limits() const { return rare().slice_limits_; }
@@ -270,7 +296,10 @@ class HloInstruction {
   bool unique_indices() const { return rare().unique_indices_; }
   void set_unique_indices(bool v) { mutable_rare()->unique_indices_ = v; }
 
-  ComparisonDirection comparison_direction() const { return a_.comparison_direction_; }
+  ComparisonDirection comparison_direction() const {
+    CheckOpcode("comparison_direction", HloOpcode::kCompare);
+    return a_.comparison_direction_;
+  }
   void set_comparison_direction(ComparisonDirection d) { a_.comparison_direction_ = d; }
   // The explicit `type=` of a compare, if printed.
   std::optional<ComparisonType> explicit_comparison_type() const { return a_.comparison_type_; }
@@ -278,7 +307,10 @@ class HloInstruction {
   // The comparison type in effect (explicit or inferred from the operands).
   ComparisonType comparison_type() const;
 
-  FusionKind fusion_kind() const { return a_.fusion_kind_; }
+  FusionKind fusion_kind() const {
+    CheckOpcode("fusion_kind", HloOpcode::kFusion);
+    return a_.fusion_kind_;
+  }
   void set_fusion_kind(FusionKind k) { a_.fusion_kind_ = k; }
 
   const CustomCallOptions& custom_call() const { return rare().custom_call_; }
@@ -324,45 +356,95 @@ class HloInstruction {
   const FrontendAttributes& frontend_attributes() const { return a_.frontend_attributes_; }
   FrontendAttributes* mutable_frontend_attributes() { return &a_.frontend_attributes_; }
 
-  RandomDistribution random_distribution() const { return rare().rng_distribution_; }
+  RandomDistribution random_distribution() const {
+    CheckOpcode("random_distribution", HloOpcode::kRng);
+    return rare().rng_distribution_;
+  }
   void set_random_distribution(RandomDistribution d) { mutable_rare()->rng_distribution_ = d; }
-  RandomAlgorithm random_algorithm() const { return rare().rng_algorithm_; }
+  RandomAlgorithm random_algorithm() const {
+    CheckOpcode("random_algorithm", HloOpcode::kRngBitGenerator);
+    return rare().rng_algorithm_;
+  }
   void set_random_algorithm(RandomAlgorithm a) { mutable_rare()->rng_algorithm_ = a; }
-  int64_t delta() const { return rare().delta_; }  // rng-get-and-update-state
+  int64_t delta() const {
+    CheckOpcode("delta", HloOpcode::kRngGetAndUpdateState);
+    return rare().delta_;
+  }
   void set_delta(int64_t d) { mutable_rare()->delta_ = d; }
 
-  int64_t exponent_bits() const { return rare().exponent_bits_; }
-  int64_t mantissa_bits() const { return rare().mantissa_bits_; }
+  int64_t exponent_bits() const {
+    CheckOpcode("exponent_bits", HloOpcode::kReducePrecision);
+    return rare().exponent_bits_;
+  }
+  int64_t mantissa_bits() const {
+    CheckOpcode("mantissa_bits", HloOpcode::kReducePrecision);
+    return rare().mantissa_bits_;
+  }
   void set_reduce_precision(int64_t exponent_bits, int64_t mantissa_bits) {
     mutable_rare()->exponent_bits_ = exponent_bits;
     mutable_rare()->mantissa_bits_ = mantissa_bits;
   }
 
-  FftType fft_type() const { return rare().fft_type_; }
+  FftType fft_type() const {
+    CheckOpcode("fft_type", HloOpcode::kFft);
+    return rare().fft_type_;
+  }
   void set_fft_type(FftType t) { mutable_rare()->fft_type_ = t; }
-  const std::vector<int64_t>& fft_length() const { return rare().fft_length_; }
+  const std::vector<int64_t>& fft_length() const {
+    CheckOpcode("fft_length", HloOpcode::kFft);
+    return rare().fft_length_;
+  }
   void set_fft_length(std::vector<int64_t> l) { mutable_rare()->fft_length_ = std::move(l); }
 
   // triangular-solve and cholesky
-  bool left_side() const { return rare().left_side_; }
+  bool left_side() const {
+    CheckOpcode("left_side", HloOpcode::kTriangularSolve);
+    return rare().left_side_;
+  }
   void set_left_side(bool v) { mutable_rare()->left_side_ = v; }
-  bool lower() const { return rare().lower_; }
+  bool lower() const {
+    CheckOpcode("lower", HloOpcode::kTriangularSolve, HloOpcode::kCholesky);
+    return rare().lower_;
+  }
   void set_lower(bool v) { mutable_rare()->lower_ = v; }
-  bool unit_diagonal() const { return rare().unit_diagonal_; }
+  bool unit_diagonal() const {
+    CheckOpcode("unit_diagonal", HloOpcode::kTriangularSolve);
+    return rare().unit_diagonal_;
+  }
   void set_unit_diagonal(bool v) { mutable_rare()->unit_diagonal_ = v; }
-  TriangularSolveTranspose transpose_a() const { return rare().transpose_a_; }
+  TriangularSolveTranspose transpose_a() const {
+    CheckOpcode("transpose_a", HloOpcode::kTriangularSolve);
+    return rare().transpose_a_;
+  }
   void set_transpose_a(TriangularSolveTranspose t) { mutable_rare()->transpose_a_ = t; }
 
-  float epsilon() const { return rare().epsilon_; }  // batch-norm
+  float epsilon() const {
+    CheckOpcode("epsilon", HloOpcode::kBatchNormTraining, HloOpcode::kBatchNormInference,
+                HloOpcode::kBatchNormGrad);
+    return rare().epsilon_;
+  }
   void set_epsilon(float e) { mutable_rare()->epsilon_ = e; }
-  int64_t feature_index() const { return rare().feature_index_; }
+  int64_t feature_index() const {
+    CheckOpcode("feature_index", HloOpcode::kBatchNormTraining, HloOpcode::kBatchNormInference,
+                HloOpcode::kBatchNormGrad);
+    return rare().feature_index_;
+  }
   void set_feature_index(int64_t i) { mutable_rare()->feature_index_ = i; }
 
-  bool is_stable() const { return rare().is_stable_; }  // sort
+  bool is_stable() const {
+    CheckOpcode("is_stable", HloOpcode::kSort);
+    return rare().is_stable_;
+  }
   void set_is_stable(bool v) { mutable_rare()->is_stable_ = v; }
-  int64_t k() const { return rare().k_; }  // topk
+  int64_t k() const {
+    CheckOpcode("k", HloOpcode::kTopK);
+    return rare().k_;
+  }
   void set_k(int64_t k) { mutable_rare()->k_ = k; }
-  bool largest() const { return rare().largest_; }
+  bool largest() const {
+    CheckOpcode("largest", HloOpcode::kTopK);
+    return rare().largest_;
+  }
   void set_largest(bool v) { mutable_rare()->largest_ = v; }
 
   // infeed_config / outfeed_config
@@ -438,6 +520,28 @@ class HloInstruction {
   HloInstruction(HloOpcode opcode, Shape shape);
   void RemoveUser(HloInstruction* user);
   void AddUser(HloInstruction* user);
+
+  // The accessors of one opcode's attributes or computations check it in
+  // builds with SYSTOLIC_CHECK_HLO_ACCESSORS (the CI, debug and sanitizer
+  // builds): asking a fusion for its while body is a bug, not a default.
+  template <typename... Opcodes>
+  void CheckOpcode(const char* accessor, Opcodes... allowed) const {
+#ifdef SYSTOLIC_CHECK_HLO_ACCESSORS
+    if (((opcode_ != allowed) && ...)) AccessorMisused(accessor);
+#else
+    (void)accessor;
+    ((void)allowed, ...);
+#endif
+  }
+  template <typename... Opcodes>
+  HloComputation* Called(int64_t i, const char* accessor, Opcodes... allowed) const {
+    CheckOpcode(accessor, allowed...);
+#ifdef SYSTOLIC_CHECK_HLO_ACCESSORS
+    if (i < 0 || i >= int64_t(called_.size())) AccessorMisused(accessor);
+#endif
+    return called_[size_t(i)];
+  }
+  [[noreturn]] void AccessorMisused(const char* accessor) const;
 
   HloOpcode opcode_;
   Shape shape_;

@@ -1,6 +1,6 @@
 // Attributes kept out of line (sharding, metadata, the rare opcode ones):
 // absent and set are told apart, copies are deep, and an empty metadata
-// equals none.
+// equals none; the accessors of one opcode's attributes check it.
 #include <memory>
 
 #include "core/hlo/hlo_instruction.h"
@@ -45,6 +45,24 @@ TEST(InstructionAttributes, ClonesCopyOutOfLineAttributesDeeply) {
   original->clear_sharding();
   EXPECT_EQ(copy->metadata().op_name, "jit(f)/p");
   EXPECT_TRUE(copy->has_sharding());
+}
+
+// Asking an instruction for another opcode's attribute or computation is a
+// bug the checked builds stop at, naming the accessor and the instruction.
+TEST(InstructionAttributesDeathTest, AccessorsOfAnotherOpcodeStop) {
+#ifdef SYSTOLIC_CHECK_HLO_ACCESSORS
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  auto p = Parameter();
+  EXPECT_EQ(p->parameter_number(), 0);
+  EXPECT_DEATH((void)p->while_body(), "while_body\\(\\) asked of parameter %p");
+  EXPECT_DEATH((void)p->k(), "k\\(\\) asked of parameter");
+  EXPECT_DEATH((void)p->lower(), "lower\\(\\) asked of parameter");
+  EXPECT_DEATH((void)p->delta(), "delta\\(\\) asked of parameter");
+  EXPECT_DEATH((void)p->fusion_kind(), "fusion_kind\\(\\) asked of parameter");
+  EXPECT_DEATH((void)p->tuple_index(), "tuple_index\\(\\) asked of parameter");
+#else
+  GTEST_SKIP() << "accessors are checked only with SYSTOLIC_CHECK_HLO_ACCESSORS";
+#endif
 }
 
 }  // namespace
