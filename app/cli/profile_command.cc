@@ -12,20 +12,25 @@
 // is compiled again for the sample's slice (--topology instead; --chip
 // changes the chip of the sample's topology), and the profile holds them
 // all, every compile request with its cause, and each step's program run
-// after the previous one on every device.
+// after the previous one on every device. A sample that states its model
+// FLOPs also gets a line with them, the last step's simulated time and its
+// MFU (model FLOPs per second over the chips' peak).
 //
 // A progress line shows the stage on a terminal.
 //
 // --json keys: file (null for a sample), sample (for a sample), module, chip, topology, steps,
 // profile, programs, stages, compiles, events, span_ps, notes (what the timing
-// assumed: loop trip counts, branches, costs it could not know).
+// assumed: loop trip counts, branches, costs it could not know), and for a
+// sample with model FLOPs: model_flops_per_step, step_seconds, mfu.
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
 #include "app/cli/progress_line.h"
 #include "app/cli/spmd_flag.h"
+#include "core/analysis/model_flops_utilization.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_run.h"
 #include "core/device/slice.h"
@@ -191,6 +196,12 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
 
   const trace::ProfileSummary summary = trace::SummarizeProfile(profile);
   const int64_t span_ps = summary.span.duration_ps();
+  // A sample that states its model FLOPs gets its MFU on the target's chips.
+  std::optional<analysis::StepUtilization> utilization;
+  if (sample && sample->model_flops_per_step > 0) {
+    const int64_t chips = target->slice ? target->slice->topology.chip_count() : 1;
+    utilization = analysis::ModelFlopsUtilization(profile, sample->model_flops_per_step, chips);
+  }
   if (args.Has("json")) {
     nlohmann::json j{{"file", sample ? nlohmann::json() : nlohmann::json(inputs[0])},
                      {"module", profiled->module},
@@ -205,6 +216,11 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
                      {"span_ps", span_ps},
                      {"notes", profile.info.notes}};
     if (sample) j["sample"] = sample->name;
+    if (utilization) {
+      j["model_flops_per_step"] = utilization->model_flops;
+      j["step_seconds"] = utilization->step_seconds;
+      j["mfu"] = utilization->mfu();
+    }
     out << j.dump(2) << "\n";
     return 0;
   }
@@ -214,6 +230,15 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
       << summary.stages << " stages, " << summary.compiles << " compiles ("
       << summary.cache_misses << (summary.cache_misses == 1 ? " miss), " : " misses), ")
       << summary.events << " events over " << trace::FormatDurationPs(span_ps) << "\n";
+  if (utilization) {
+    out << absl::StrFormat(
+        "model FLOPs per step: %.4g (6 x parameters x tokens + attention); step %d: %s "
+        "simulated, %.4g TFLOP/s, MFU %.2f%% of %d x %s (%.1f TFLOP/s each)\n",
+        utilization->model_flops, utilization->step,
+        trace::FormatDurationPs(int64_t(utilization->step_seconds * 1e12)),
+        utilization->model_flops_per_second() / 1e12, 100 * utilization->mfu(),
+        utilization->chips, profile.chip.name, utilization->peak_flops_per_second / 1e12);
+  }
   for (const std::string& note : profile.info.notes) out << "note: " << note << "\n";
   return 0;
 }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/lazy/device_data.h"
+#include "core/lazy/scan.h"
 
 namespace systolic::lazy {
 namespace {
@@ -23,6 +24,7 @@ NodePtr Node::MakeOp(std::unique_ptr<HloInstruction> proto, std::vector<NodePtr>
   node->computations_ = std::move(computations);
   node->metadata_ = std::move(options.metadata);
   node->stop_gradient_ = options.stop_gradient;
+  node->scan_ = std::move(options.scan);
   node->id_ = NextNodeId();
   node->ComputeSignatures();
   return node;
@@ -50,14 +52,19 @@ void Node::ComputeSignatures() {
   }
   // The printer names select-and-scatter's computations, which prototypes
   // do not have yet: its window is all it needs.
+  // A scan's prototype is a `while` without its computations yet: its body
+  // (appended below) is all it has.
   std::string attributes =
-      opcode() == HloOpcode::kSelectAndScatter
+      scan_ ? ""
+      : opcode() == HloOpcode::kSelectAndScatter
           ? absl::StrCat(", window={", proto_->window().ToString(), "}",
                          proto_->has_sharding() ? ", sharding=" + proto_->sharding().ToString()
                                                 : "")
           : proto_->AttributesToString();
   std::string value = is_constant() ? proto_->OperandsToString() : "";
   signature_ = absl::StrCat(head, "(", value, ")", attributes, computations);
+  // A loop is its body: equal bodies compile once, any change recompiles.
+  if (scan_) absl::StrAppend(&signature_, " body={", scan_->signature, "}");
 
   // The op sequence: which ops, how connected (operands are compared by the
   // graph walk), nothing of their shapes, values or attributes.

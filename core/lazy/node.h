@@ -20,6 +20,7 @@
 namespace systolic::lazy {
 
 class DeviceData;
+struct ScanBody;
 class Node;
 using NodePtr = std::shared_ptr<const Node>;
 
@@ -31,6 +32,8 @@ class Node {
     // Autodiff treats the node's value as a constant (e.g. the max
     // subtracted inside softmax).
     bool stop_gradient = false;
+    // A loop over a body graph (scan.h); the proto is then a `while`.
+    std::shared_ptr<const ScanBody> scan;
   };
 
   // An operation: `proto` carries opcode, shape and attributes (no operands,
@@ -50,6 +53,8 @@ class Node {
   const std::vector<ScalarComputation>& computations() const { return computations_; }
   const OpMetadata& metadata() const { return metadata_; }
   bool stop_gradient() const { return stop_gradient_; }
+  // The loop's body when the node is a scan (scan.h), else null.
+  const std::shared_ptr<const ScanBody>& scan() const { return scan_; }
 
   bool is_data() const { return data_ != nullptr; }
   const std::shared_ptr<const DeviceData>& data() const { return data_; }
@@ -81,6 +86,7 @@ class Node {
   std::vector<ScalarComputation> computations_;
   OpMetadata metadata_;
   bool stop_gradient_ = false;
+  std::shared_ptr<const ScanBody> scan_;
   std::shared_ptr<const DeviceData> data_;
   int64_t id_ = 0;
   std::string signature_;

@@ -8,6 +8,7 @@
 #include "core/hlo/status_macros.h"
 #include "core/lazy/convolution_vjp.h"
 #include "core/lazy/graph_ops.h"
+#include "core/lazy/scan.h"
 
 namespace systolic::lazy {
 namespace {
@@ -203,6 +204,7 @@ absl::StatusOr<std::vector<NodePtr>> OperandCotangents(const NodePtr& y, const N
   auto want = [&](int64_t i) { return i < int64_t(needed.size()) && needed[i]; };
   const HloInstruction& proto = node.proto();
 
+  if (node.scan()) return graph::ScanCotangents(y, g, needed);
   switch (node.opcode()) {
     case HloOpcode::kAdd:
       out = {g, g};
@@ -450,11 +452,17 @@ absl::StatusOr<std::vector<NodePtr>> OperandCotangents(const NodePtr& y, const N
       break;
     // No gradient flows into indices, predicates, random bits or constants.
     }
+    case HloOpcode::kGetTupleElement:
+      // A scan of layers takes its carry's cotangent as its own (scan.h);
+      // its saved inputs get none.
+      if (a(0)->scan() && a(0)->scan()->saves_carry_inputs && proto.tuple_index() == 0) {
+        out[0] = g;
+      }
+      break;
     case HloOpcode::kCompare:
     case HloOpcode::kIota:
     case HloOpcode::kConstant:
     case HloOpcode::kRngBitGenerator:
-    case HloOpcode::kGetTupleElement:
     case HloOpcode::kBitcastConvert:
     case HloOpcode::kShiftRightLogical:
     case HloOpcode::kOr:

@@ -6,7 +6,8 @@
 namespace systolic::samples {
 const std::vector<LazySample>& LazySamples() {
   static const auto* samples = new std::vector<LazySample>{
-      CnnEdgeSample(), MlpDdpSample(), MlpSpmdSample(), TransformerFsdpSample()};
+      CnnEdgeSample(), MlpDdpSample(), MlpSpmdSample(), TransformerFsdpSample(),
+      TransformerScanSample()};
   return *samples;
 }
 

@@ -69,6 +69,10 @@ struct LazySample {
   std::string description;  // one line
   std::string topology;     // "v5e:2x2"
   std::function<absl::StatusOr<TrainingLog>(const SampleRunOptions&)> run;
+  // The model FLOPs of one training step over the whole global batch
+  // (6 x parameters x tokens, plus attention; no rematerialisation), for
+  // the MFU the profile command prints; 0 when the sample does not say.
+  double model_flops_per_step = 0;
 };
 
 // Every sample, sorted by name.
@@ -80,5 +84,6 @@ LazySample CnnEdgeSample();
 LazySample MlpDdpSample();
 LazySample MlpSpmdSample();
 LazySample TransformerFsdpSample();
+LazySample TransformerScanSample();
 
 }  // namespace systolic::samples

@@ -13,10 +13,9 @@
 #include "core/lazy/fully_sharded_data_parallel.h"
 #include "core/lazy/math_ops.h"
 #include "core/lazy/name_scope.h"
-#include "core/lazy/nn_ops.h"
 #include "core/lazy/reduction_ops.h"
-#include "core/lazy/shape_ops.h"
 #include "samples/lazy/sample_support.h"
+#include "samples/lazy/transformer_block.h"
 
 namespace systolic::samples {
 namespace {
@@ -30,55 +29,9 @@ constexpr int64_t kModel = 64;
 constexpr int64_t kHidden = 256;
 constexpr int64_t kBatches = 4;
 
-enum Param {
-  kLn1Gamma, kLn1Beta, kQuery, kKey, kValue, kOutput,
-  kLn2Gamma, kLn2Beta, kUp, kUpBias, kDown, kDownBias, kHead, kParamCount
-};
-
-// x @ w with both operands rounded to `type` (bf16: the MXU's input type),
-// result back in f32.
-Tensor MatMulIn(PrimitiveType type, const Tensor& x, const Tensor& w) {
-  return lazy::Cast(lazy::MatMul(lazy::Cast(x, type), lazy::Cast(w, type)), F32);
-}
-
-// The block on x [b, T, D]; `p` are the whole parameters.
-Tensor Block(const Tensor& x, const std::vector<Tensor>& p, const Tensor& mask,
-             PrimitiveType matmul_type) {
-  auto matmul = [&](const Tensor& a, const Tensor& b) { return MatMulIn(matmul_type, a, b); };
-  lazy::NameScope scope("transformer");
-  Tensor h;
-  {
-    lazy::NameScope attention("attention");
-    Tensor a = lazy::LayerNorm(x, p[kLn1Gamma], p[kLn1Beta]);
-    Tensor q, k, v;
-    {
-      lazy::NameScope s("query");
-      q = matmul(a, p[kQuery]);
-    }
-    {
-      lazy::NameScope s("key");
-      k = matmul(a, p[kKey]);
-    }
-    {
-      lazy::NameScope s("value");
-      v = matmul(a, p[kValue]);
-    }
-    Tensor scores = matmul(q, lazy::TransposeLast2(k)) * (1.0 / std::sqrt(double(kModel)));
-    Tensor weights = lazy::Softmax(scores + mask, -1);
-    Tensor context = matmul(weights, v);
-    lazy::NameScope s("output");
-    h = x + matmul(context, p[kOutput]);
-  }
-  lazy::NameScope mlp("mlp");
-  Tensor m = lazy::LayerNorm(h, p[kLn2Gamma], p[kLn2Beta]);
-  Tensor up;
-  {
-    lazy::NameScope s("up");
-    up = lazy::Gelu(matmul(m, p[kUp]) + p[kUpBias]);
-  }
-  lazy::NameScope s("down");
-  return h + matmul(up, p[kDown]) + p[kDownBias];
-}
+// The parameters: the block's, then the head's.
+constexpr int kHead = kBlockParamCount;
+constexpr int kParamCount = kBlockParamCount + 1;
 
 absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
   const bool fsdp_on = !options.single_device;
@@ -91,31 +44,10 @@ absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
   lazy::FullyShardedDataParallel fsdp(device);
 
   HostRandom random(5);
-  const double init = 1.0 / std::sqrt(double(kModel));
-  std::vector<std::string> names = {
-      "transformer/attention/layer_norm/gamma", "transformer/attention/layer_norm/beta",
-      "transformer/attention/query/weight",     "transformer/attention/key/weight",
-      "transformer/attention/value/weight",     "transformer/attention/output/weight",
-      "transformer/mlp/layer_norm/gamma",       "transformer/mlp/layer_norm/beta",
-      "transformer/mlp/up/weight",              "transformer/mlp/up/bias",
-      "transformer/mlp/down/weight",            "transformer/mlp/down/bias",
-      "head/weight"};
-  auto ones = [](int64_t n) {
-    Literal l(Shape(F32, {n}));
-    for (float& v : l.data<float>()) v = 1;
-    return l;
-  };
-  std::vector<Literal> initial;
-  initial.push_back(ones(kModel));
-  initial.push_back(Literal(Shape(F32, {kModel})));
-  for (int i = 0; i < 4; ++i) initial.push_back(random.Normal({kModel, kModel}, init));
-  initial.push_back(ones(kModel));
-  initial.push_back(Literal(Shape(F32, {kModel})));
-  initial.push_back(random.Normal({kModel, kHidden}, init));
-  initial.push_back(Literal(Shape(F32, {kHidden})));
-  initial.push_back(random.Normal({kHidden, kModel}, 1.0 / std::sqrt(double(kHidden))));
-  initial.push_back(Literal(Shape(F32, {kModel})));
-  initial.push_back(random.Normal({kModel, kModel}, init));
+  std::vector<std::string> names = BlockParamNames("transformer");
+  names.push_back("head/weight");
+  std::vector<Literal> initial = InitialBlockParams(kModel, kHidden, random);
+  initial.push_back(random.Normal({kModel, kModel}, 1.0 / std::sqrt(double(kModel))));
 
   // What the optimizer updates: shards (FSDP) or whole parameters.
   std::vector<lazy::ShardedParameter> sharded;
@@ -132,13 +64,9 @@ absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
   SYSTOLIC_ASSIGN_OR_RETURN(auto optimizer,
                             lazy::Adam::Create(trained, {.learning_rate = 1e-2}));
 
-  // A causal mask and a fixed target map to learn.
-  Literal mask(Shape(F32, {kTokens, kTokens}));
-  for (int64_t r = 0; r < kTokens; ++r) {
-    for (int64_t c = r + 1; c < kTokens; ++c) mask.data<float>()[r * kTokens + c] = -1e9f;
-  }
+  // A fixed target map to learn.
   const Literal inputs = random.Normal({kBatches * kBatch, kTokens, kModel}, 1.0);
-  const Literal map = random.Normal({kModel, kModel}, init);
+  const Literal map = random.Normal({kModel, kModel}, 1.0 / std::sqrt(double(kModel)));
   Literal targets(inputs.shape());
   for (int64_t row = 0; row < kBatches * kBatch * kTokens; ++row) {
     for (int64_t j = 0; j < kModel; ++j) {
@@ -154,7 +82,7 @@ absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
   log.sample = "transformer_fsdp";
   log.topology = fsdp_on ? "v4:2x2x2" : "one device";
   log.devices = replicas;
-  Tensor causal = lazy::FromLiteral(device, mask, "causal_mask");
+  Tensor causal = lazy::FromLiteral(device, CausalMask(kTokens), "causal_mask");
   for (int64_t step = 0; step < options.steps; ++step) {
     const int64_t batch = step % kBatches;
     Tensor x = lazy::ShardBatch(device, Rows(inputs, batch * kBatch, kBatch), "x");
@@ -167,7 +95,8 @@ absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
       for (int i = 0; i < kParamCount; ++i) {
         whole.push_back(fsdp_on ? fsdp.Gather(sharded[i]) : trained[i]);
       }
-      Tensor out = Block(x, whole, causal, options.f32_matmuls ? F32 : BF16);
+      Tensor out = TransformerBlock(x, absl::MakeConstSpan(whole).first(kBlockParamCount), causal,
+                                    options.f32_matmuls ? F32 : BF16);
       Tensor prediction;
       {
         lazy::NameScope head("head");

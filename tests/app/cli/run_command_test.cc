@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "samples/lazy/lazy_sample.h"
 #include "tests/app/cli/cli_runner.h"
 
 namespace systolic::device {
@@ -392,6 +393,31 @@ TEST(ProfileCommand, ASampleIsTrainedAndEveryStepProfiledOnItsSlice) {
   EXPECT_EQ(i["topology"]["chips"], training["devices"]);
   EXPECT_GT(i["timeline"]["events"].get<int64_t>(), 0);
   EXPECT_GT(i["timeline"]["flows"].get<int64_t>(), 0) << "the gradients' all-reduce";
+}
+
+// A sample that states its model FLOPs gets them and its MFU: model FLOPs
+// per second of the last step over the chips' peak.
+TEST(ProfileCommand, TheScannedTransformerPrintsItsModelFlopsAndMfu) {
+  const std::string path = CliTempPath("transformer_scan.sysprof");
+  CliResult r = RunCli("profile --sample transformer_scan --steps 2 -o " + path + " --json",
+                       /*with_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  const double model = j["model_flops_per_step"];
+  const double seconds = j["step_seconds"];
+  const double mfu = j["mfu"];
+  EXPECT_DOUBLE_EQ(model, samples::FindLazySample("transformer_scan")->model_flops_per_step);
+  EXPECT_GT(seconds, 0);
+  // 4 chips of v5p at 459 TFLOP/s each.
+  EXPECT_NEAR(mfu, model / seconds / (4 * 458.752e12), 1e-3 * mfu);
+  EXPECT_GT(mfu, 0);
+  EXPECT_LT(mfu, 1);
+
+  CliResult text = RunCli("profile --sample transformer_scan --steps 2 -o " + path);
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("model FLOPs per step: "));
+  EXPECT_THAT(text.out, HasSubstr("MFU "));
+  EXPECT_THAT(text.out, HasSubstr("of 4 x v5p"));
 }
 
 TEST(ProfileCommand, ASampleThatRecompilesHasEveryProgramAndEveryMiss) {

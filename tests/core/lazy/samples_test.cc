@@ -2,7 +2,12 @@
 // should, and their distributed runs give the parameters of a single-device
 // run of the same steps.
 #include <cmath>
+#include <set>
 
+#include "core/device/chip_spec_loader.h"
+#include "core/device/program_run.h"
+#include "core/hlo/hlo_computation.h"
+#include "core/hlo/hlo_parser.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "samples/lazy/lazy_sample.h"
@@ -31,11 +36,12 @@ TEST(LazySamplesTest, Registry) {
   std::vector<std::string> names;
   for (const LazySample& s : LazySamples()) names.push_back(s.name);
   EXPECT_EQ(names, (std::vector<std::string>{"cnn_edge", "mlp_ddp", "mlp_spmd",
-                                             "transformer_fsdp"}));
+                                             "transformer_fsdp", "transformer_scan"}));
   EXPECT_EQ(FindLazySample("mlp_ddp")->topology, "v5e:2x2");
   EXPECT_EQ(FindLazySample("transformer_fsdp")->topology, "v4:2x2x2");
   EXPECT_EQ(FindLazySample("mlp_spmd")->topology, "v5e:4x4");
   EXPECT_EQ(FindLazySample("cnn_edge")->topology, "edge");
+  EXPECT_EQ(FindLazySample("transformer_scan")->topology, "v5p:2x2");
   EXPECT_EQ(FindLazySample("nope"), nullptr);
 }
 
@@ -114,6 +120,75 @@ TEST(LazySamplesTest, TransformerFsdpMatchesOneDeviceInF32) {
   // division by sqrt(v) carries into the parameters over 8 steps.
   EXPECT_LT(testing::MaxParameterDifference(*fsdp, *one), 4e-6) << fsdp->ToString() << one->ToString();
   EXPECT_THAT(fsdp->programs[0], ::testing::Not(HasSubstr("bf16[")));
+}
+
+TEST(LazySamplesTest, TransformerScanTrainsAndMatchesOneDeviceInF32) {
+  absl::StatusOr<TrainingLog> ddp = RunSample("transformer_scan", 6, false, 4, true);
+  absl::StatusOr<TrainingLog> one = RunSample("transformer_scan", 6, true, 1, true);
+  ASSERT_TRUE(ddp.ok()) << ddp.status();
+  ASSERT_TRUE(one.ok()) << one.status();
+  for (int b = 0; b < 3; ++b) EXPECT_LT(ddp->steps[3 + b].loss, ddp->steps[b].loss) << b;
+  EXPECT_LT(testing::MaxParameterDifference(*ddp, *one), 1e-5) << ddp->ToString() << one->ToString();
+  int64_t misses = 0;
+  for (const trace::CompileEvent& e : ddp->compile_events) misses += !e.cache_hit;
+  EXPECT_EQ(misses, 1);
+}
+
+// The step is one loop over the layers forward and one in reverse backward,
+// and what the device runs per step is the model's FLOPs (6 x parameters x
+// tokens + attention) plus the one forward the backward loop recomputes.
+TEST(LazySamplesTest, TransformerScanIsTwoLoopsAndRunsTheModelFlops) {
+  absl::StatusOr<TrainingLog> log = RunSample("transformer_scan", 1, false, 4);
+  ASSERT_TRUE(log.ok()) << log.status();
+  ASSERT_EQ(log->programs.size(), 1u);
+  auto module = ParseAndReturnVerifiedModule(log->programs[0]);
+  ASSERT_TRUE(module.ok()) << module.status();
+  int64_t loops = 0;
+  for (const HloComputation* c : (*module)->computations()) {
+    for (const HloInstruction* instr : c->instructions()) {
+      if (instr->opcode() != HloOpcode::kWhile) continue;
+      ++loops;
+      EXPECT_THAT(instr->backend_config(), HasSubstr(R"({"known_trip_count":{"n":"4"}})"));
+    }
+  }
+  EXPECT_EQ(loops, 2);
+
+  auto chip = device::LoadChipSpec("v5p");
+  ASSERT_TRUE(chip.ok()) << chip.status();
+  auto run = device::CompileAndRun(*std::move(module), *chip, {});
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->TargetName(), "v5p:2x2");
+  // The matrix products' rows (dots, and fusions around one); loops' rows
+  // total their bodies' and are not counted again.
+  std::set<std::string> products;
+  for (const HloComputation* c : run->compilation().module->computations()) {
+    for (const HloInstruction* instr : c->instructions()) {
+      bool product = instr->opcode() == HloOpcode::kDot;
+      if (instr->opcode() == HloOpcode::kFusion) {
+        for (const HloInstruction* fused : instr->fused_instructions_computation()->instructions()) {
+          product |= fused->opcode() == HloOpcode::kDot;
+        }
+      }
+      if (product) products.insert(instr->name());
+    }
+  }
+  double matmul_flops = 0;
+  for (const device::OpTiming& op : run->timing().ops) {
+    if (products.contains(op.instruction)) matmul_flops += op.flops;
+  }
+  // Per chip: a quarter of the global batch. The backward loop recomputes
+  // each layer's forward (2 x parameters x tokens, and the attention's
+  // forward products) but for the MLP's down projection, whose output only
+  // feeds the residual sum and so no gradient: the compiler drops it.
+  const double model = FindLazySample("transformer_scan")->model_flops_per_step;
+  const double layers = 4, batch = 8, tokens = 16, width = 64, hidden = 256;
+  const double layer_parameters = 4 * width * width + 2 * width * hidden;
+  const double recomputed = layers * (2 * layer_parameters - 2 * width * hidden) * batch * tokens +
+                            layers * batch * 4 * tokens * tokens * width;
+  const double expected = (model + recomputed) / 4;
+  EXPECT_NEAR(matmul_flops, expected, 0.05 * expected)
+      << "model " << model << ", recomputed " << recomputed;
+  EXPECT_GE(run->timing().flops, matmul_flops);
 }
 
 TEST(LazySamplesTest, MlpSpmdTrainsAndMatchesOneDevice) {
