@@ -196,6 +196,19 @@ absl::StatusOr<GemmTiles> ShrinkUntilFits(const std::string& instruction, const 
   return t;
 }
 
+// Megacore: a GEMM of fewer output tiles than the chip has TensorCores is
+// cut further, along its larger output extent, so that every core takes a
+// share (each loads only its share of the operands) instead of one core
+// doing it all; as XLA partitions an op across the two cores of v4 / v5p.
+GemmTiles MegacoreSplit(GemmTiles t, const GemmPlan& g, int cores) {
+  while (g.batch * CeilDiv(g.gemm.m, t.tm) * CeilDiv(g.gemm.n, t.tn) < cores &&
+         (t.tm > 1 || t.tn > 1)) {
+    int64_t* d = t.tm >= t.tn ? &t.tm : &t.tn;
+    *d = CeilDiv(*d, 2);
+  }
+  return t;
+}
+
 absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const KernelPlan& plan,
                                      const ChipSpec& spec, int64_t vmem_budget) {
   const int cores = std::max(1, spec.tensor_cores_per_chip());
@@ -233,7 +246,7 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
       if (!shrunk.ok()) return shrunk.status();
       fastest = *shrunk;
     }
-    const GemmTiles t = *fastest;
+    const GemmTiles t = MegacoreSplit(*fastest, g, cores);
     const int64_t m_tiles = CeilDiv(g.gemm.m, t.tm);
     const int64_t n_tiles = CeilDiv(g.gemm.n, t.tn);
     const int64_t k_tiles = CeilDiv(g.gemm.k, t.tk);

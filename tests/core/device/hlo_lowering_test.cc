@@ -82,6 +82,47 @@ TEST(HloLoweringTest, SingleDotOnEdgeIsOneMxuPassWithThePipelinedAnalyticCycles)
   EXPECT_EQ(mxu->events[0].flops, 2.0 * 48 * 24 * 40);
 }
 
+// Megacore: a dot of one output tile on a two-core chip is cut in two
+// along its larger output extent, one half per TensorCore, so both cores'
+// MXUs work and each loads half of the weights; its time does not grow.
+TEST(HloLoweringTest, ASmallDotRunsOnBothCoresOfATwoCoreChip) {
+  const ChipSpec v4 = Chip("v4");
+  ASSERT_EQ(v4.tensor_cores_per_chip(), 2);
+  auto module = Parse(R"(
+HloModule one_tile
+ENTRY main {
+  a = bf16[64,512] parameter(0)
+  b = bf16[512,128] parameter(1)
+  ROOT d = f32[64,128] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})");
+  auto lowered = LowerModule(*module, v4);
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  ASSERT_EQ(lowered->program.cores.size(), 2u);
+  double flops[2] = {0, 0};
+  for (int c = 0; c < 2; ++c) {
+    for (const DeviceOp& op : lowered->program.cores[c].ops()) {
+      if (const auto* m = std::get_if<MatmulWork>(&op.work)) {
+        EXPECT_EQ(m->gemm.m, 64);
+        EXPECT_EQ(m->gemm.n, 64) << "the 128 columns halved";
+        flops[c] += 2.0 * m->gemm.m * m->gemm.n * m->gemm.k;
+      }
+    }
+  }
+  EXPECT_EQ(flops[0], 2.0 * 64 * 64 * 512);
+  EXPECT_EQ(flops[1], flops[0]);
+
+  // Without the split core 0 would do it all: the split is no slower.
+  auto split = DeviceSimulator(v4).Run(lowered->program);
+  ASSERT_TRUE(split.ok()) << split.status();
+  ChipSpec single = v4;
+  single.set_tensor_cores_per_chip(1);
+  auto alone = LowerModule(*module, single);
+  ASSERT_TRUE(alone.ok()) << alone.status();
+  auto on_one = DeviceSimulator(single).Run(alone->program);
+  ASSERT_TRUE(on_one.ok()) << on_one.status();
+  EXPECT_LE(split->cycles, on_one->cycles);
+}
+
 TEST(HloLoweringTest, LargeDotTilesCoverTheGemmAndEachPassCostsThePipelinedAnalyticCycles) {
   const ChipSpec spec = Chip("v4");
   auto module = Parse(R"(
