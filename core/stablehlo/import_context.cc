@@ -88,7 +88,13 @@ absl::StatusOr<std::vector<HloInstruction*>> ComputationBuilder::ConvertBlock(
       return Error(op, absl::StrCat(op.name, " gives ", results.size(), " results, ",
                                     op.results.size(), " are named"));
     }
-    for (size_t i = 0; i < op.results.size(); ++i) Define(op.results[i], results[i]);
+    for (size_t i = 0; i < op.results.size(); ++i) {
+      // SSA: a name is defined once in its block.
+      if (IsDefinedHere(op.results[i])) {
+        return Error(op, absl::StrCat("%", op.results[i], " is defined twice"));
+      }
+      Define(op.results[i], results[i]);
+    }
   }
   return std::vector<HloInstruction*>{};  // a block without a terminator returns nothing
 }

@@ -145,6 +145,21 @@ absl::StatusOr<HloComputation*> ModuleImporter::BuildFunction(const mlir::Functi
     return Error(f.where, absl::StrCat("@", f.name, " returns ", returned.size(),
                                        " values but its signature has ", f.result_types.size()));
   }
+  for (size_t i = 0; i < returned.size(); ++i) {
+    // Dynamic or unsupported declared types are left to the verifier.
+    auto declared = f.result_types[i].ToShape();
+    if (!declared.ok() || !declared->IsArray()) continue;
+    bool dynamic = false;
+    for (int64_t d = 0; d < declared->rank(); ++d) dynamic |= declared->is_dynamic_dimension(d);
+    const Shape& given = returned[i]->shape();
+    if (!dynamic && given.IsArray() &&
+        (given.element_type() != declared->element_type() ||
+         given.dimensions() != declared->dimensions())) {
+      return Error(f.where, absl::StrCat("@", f.name, " returns ", given.ToString(false),
+                                         " as result ", i, " but its signature says ",
+                                         declared->ToString(false)));
+    }
+  }
   std::vector<HloInstruction*> outputs = returned;
   if (is_entry && !probe_outputs_.empty()) {
     outputs.insert(outputs.end(), probe_outputs_.begin(), probe_outputs_.end());

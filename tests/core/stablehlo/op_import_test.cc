@@ -1143,6 +1143,17 @@ TEST(StableHloOpImport, MalformedTextGivesLocatedErrors) {
   return %0 : tensor<2xf32>
 })",
        "test.mlir:3:3:", "needs a function type"},
+      {"value defined twice", R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = stablehlo.negate %a : tensor<2xf32>
+  %0 = stablehlo.abs %a : tensor<2xf32>
+  return %0 : tensor<2xf32>
+})",
+       "test.mlir:3:3:", "%0 is defined twice"},
+      {"return against the signature", R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xi32> {
+  %0 = stablehlo.negate %a : tensor<2xf32>
+  return %0 : tensor<2xf32>
+})",
+       "test.mlir:1:", "returns f32[2] as result 0 but its signature says s32[2]"},
   };
   for (const ErrorCase& c : cases) {
     SCOPED_TRACE(c.what);
