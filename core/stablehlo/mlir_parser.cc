@@ -489,13 +489,21 @@ absl::Status MlirParser::ParsePrettyDefault(Operation* op) {
   return absl::OkStatus();
 }
 
-// `: T`, `: A, B` (the last ones are the results) or `: (A, B) -> R`.
+// `: T`, `: A, B` (the last ones are the results), `: (A, B) -> R`, or
+// `: A -> R` (CHLO's short form: operand types, then the results').
 absl::Status MlirParser::ParseResultTypes(Operation* op) {
   std::vector<Type> types;
   do {
     SYSTOLIC_ASSIGN_OR_RETURN(Type t, ParseType());
     types.push_back(std::move(t));
   } while (lex_.TryConsume(','));
+  if (lex_.TryConsume("->")) {
+    types.clear();
+    do {
+      SYSTOLIC_ASSIGN_OR_RETURN(Type t, ParseType());
+      types.push_back(std::move(t));
+    } while (lex_.TryConsume(','));
+  }
   if (types.size() == 1 && types[0].kind == Type::Kind::kFunction) {
     op->result_types = std::move(types[0].results);
     return absl::OkStatus();

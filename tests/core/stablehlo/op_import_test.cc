@@ -990,6 +990,26 @@ struct ErrorCase {
   std::string problem;   // words of the message describing the problem
 };
 
+// CHLO's short form names operand and result types with an arrow; it
+// imports as the generic form does.
+TEST(StableHloOpImport, ChloShortFormWithAnArrow) {
+  auto short_form = ParseStableHlo(R"(func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = chlo.erf %x : tensor<2xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+})", "short.mlir");
+  auto generic = ParseStableHlo(R"(func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "chlo.erf"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+})", "generic.mlir");
+  ASSERT_TRUE(short_form.ok()) << short_form.status();
+  ASSERT_TRUE(generic.ok()) << generic.status();
+  const HloComputation* a = (*short_form)->entry_computation();
+  const HloComputation* b = (*generic)->entry_computation();
+  EXPECT_EQ(a->instruction_count(), b->instruction_count());
+  EXPECT_EQ(a->root_instruction()->shape().ToString(), "f32[2]");
+  EXPECT_EQ(a->root_instruction()->opcode(), b->root_instruction()->opcode());
+}
+
 TEST(StableHloOpImport, MalformedTextGivesLocatedErrors) {
   const std::vector<ErrorCase> cases = {
       {"unknown op", R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
