@@ -60,6 +60,22 @@ int64_t BlockParameterCount(int64_t model, int64_t hidden) {
   return BlockMatmulParameterCount(model, hidden) + 5 * model + hidden;
 }
 
+Literal TanhOfLinearMap(const Literal& inputs, const Literal& map) {
+  const int64_t model = map.shape().dimensions(0);
+  const int64_t rows = inputs.shape().num_elements() / model;
+  Literal targets(inputs.shape());
+  for (int64_t row = 0; row < rows; ++row) {
+    for (int64_t j = 0; j < model; ++j) {
+      double sum = 0;
+      for (int64_t i = 0; i < model; ++i) {
+        sum += inputs.data<float>()[row * model + i] * map.data<float>()[i * model + j];
+      }
+      targets.data<float>()[row * model + j] = float(std::tanh(sum));
+    }
+  }
+  return targets;
+}
+
 Literal CausalMask(int64_t tokens) {
   Literal mask(Shape(F32, {tokens, tokens}));
   for (int64_t r = 0; r < tokens; ++r) {

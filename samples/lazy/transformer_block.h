@@ -30,6 +30,10 @@ std::vector<Literal> InitialBlockParams(int64_t model, int64_t hidden, HostRando
 int64_t BlockParameterCount(int64_t model, int64_t hidden);
 int64_t BlockMatmulParameterCount(int64_t model, int64_t hidden);
 
+// What the transformer samples learn: tanh(inputs @ map) for inputs
+// [..., model] and map [model, model].
+Literal TanhOfLinearMap(const Literal& inputs, const Literal& map);
+
 // 0 on and below the diagonal, -1e9 above: a token sees only earlier ones.
 Literal CausalMask(int64_t tokens);
 

@@ -75,16 +75,7 @@ absl::StatusOr<TrainingLog> Run(const SampleRunOptions& options) {
   // Learn a fixed map of the inputs.
   const Literal inputs = random.Normal({kBatches * kBatch, kTokens, kModel}, 1.0);
   const Literal map = random.Normal({kModel, kModel}, 1.0 / std::sqrt(double(kModel)));
-  Literal targets(inputs.shape());
-  for (int64_t row = 0; row < kBatches * kBatch * kTokens; ++row) {
-    for (int64_t j = 0; j < kModel; ++j) {
-      double sum = 0;
-      for (int64_t i = 0; i < kModel; ++i) {
-        sum += inputs.data<float>()[row * kModel + i] * map.data<float>()[i * kModel + j];
-      }
-      targets.data<float>()[row * kModel + j] = float(std::tanh(sum));
-    }
-  }
+  const Literal targets = TanhOfLinearMap(inputs, map);
 
   TrainingLog log;
   log.sample = "transformer_scan";
