@@ -15,12 +15,8 @@ absl::StatusOr<std::vector<NodePtr>> GradientNodes(const NodePtr& output,
                                                    absl::Span<const NodePtr> wrt,
                                                    const NodePtr& seed) {
   const GraphWalk walk = WalkGraph({output});
-  // Shared pointers of every node of the walk (rules build on them).
-  absl::flat_hash_map<const Node*, NodePtr> owner;
-  owner[output.get()] = output;
-  for (const Node* node : walk.post_order) {
-    for (const NodePtr& operand : node->operands()) owner[operand.get()] = operand;
-  }
+  // Rules build on the nodes' shared pointers.
+  const absl::flat_hash_map<const Node*, NodePtr> owner = NodeOwners({output}, walk);
 
   // Only nodes on a path to a wanted input need cotangents.
   absl::flat_hash_set<const Node*> targets;

@@ -29,4 +29,14 @@ GraphWalk WalkGraph(absl::Span<const NodePtr> roots) {
   return walk;
 }
 
+absl::flat_hash_map<const Node*, NodePtr> NodeOwners(absl::Span<const NodePtr> roots,
+                                                     const GraphWalk& walk) {
+  absl::flat_hash_map<const Node*, NodePtr> owner;
+  for (const NodePtr& root : roots) owner[root.get()] = root;
+  for (const Node* node : walk.post_order) {
+    for (const NodePtr& operand : node->operands()) owner[operand.get()] = operand;
+  }
+  return owner;
+}
+
 }  // namespace systolic::lazy

@@ -22,4 +22,9 @@ struct GraphWalk {
 // Walks without recursion: training graphs are deep.
 GraphWalk WalkGraph(absl::Span<const NodePtr> roots);
 
+// The shared pointer of every node of `walk` (which holds raw ones), for
+// code that builds new nodes on them: the roots' and every operand's.
+absl::flat_hash_map<const Node*, NodePtr> NodeOwners(absl::Span<const NodePtr> roots,
+                                                     const GraphWalk& walk);
+
 }  // namespace systolic::lazy

@@ -61,11 +61,7 @@ absl::StatusOr<std::vector<NodePtr>> Substitute(
     absl::Span<const NodePtr> results, const absl::flat_hash_map<const Node*, NodePtr>& replace) {
   const GraphWalk walk = WalkGraph(results);
   absl::flat_hash_map<const Node*, NodePtr> rebuilt(replace.begin(), replace.end());
-  absl::flat_hash_map<const Node*, NodePtr> owner;
-  for (const NodePtr& r : results) owner[r.get()] = r;
-  for (const Node* node : walk.post_order) {
-    for (const NodePtr& operand : node->operands()) owner[operand.get()] = operand;
-  }
+  const absl::flat_hash_map<const Node*, NodePtr> owner = NodeOwners(results, walk);
   for (const Node* node : walk.post_order) {
     if (rebuilt.contains(node)) continue;
     bool changed = false;
@@ -259,11 +255,7 @@ Tensor ScanLayers(const Tensor& carry, absl::Span<const Tensor> stacked,
     std::vector<NodePtr> invariants;
     absl::flat_hash_map<const Node*, NodePtr> replace;
     const GraphWalk walk = WalkGraph(results);
-    absl::flat_hash_map<const Node*, NodePtr> owner;
-    for (const NodePtr& r : results) owner[r.get()] = r;
-    for (const Node* node : walk.post_order) {
-      for (const NodePtr& operand : node->operands()) owner[operand.get()] = operand;
-    }
+    const absl::flat_hash_map<const Node*, NodePtr> owner = NodeOwners(results, walk);
     for (const Node* node : walk.post_order) {
       if (!node->is_data()) continue;
       NodePtr invariant = Placeholder(number++, node->shape(), "invariant");
