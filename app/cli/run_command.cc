@@ -254,7 +254,7 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
     if (!loaded.ok()) return fail(std::string(loaded.status().message()));
     request.arguments = *std::move(loaded);
   }
-  auto ran = device::CompileAndRun(std::move(module), spec, request,
+  auto ran = device::CompileAndRun(std::move(module), spec, std::move(request),
                                    [&](double fraction, absl::string_view what) {
                                      progress.Update(std::string(what), fraction, name);
                                      return true;

@@ -33,20 +33,15 @@ trace::Profile ProgramRun::Profile(int64_t steps, const std::string& producer) c
 
 namespace {
 
-// The arguments as given, or random ones: one list when whole values are
-// split among the partitions, else one per device.
+// The arguments as given, or random ones from `seed`: one list when whole
+// values are split among the partitions, else one per device.
 std::vector<std::vector<Literal>> ArgumentsFor(const HloComputation& entry,
-                                               const RunRequest& request, int64_t lists) {
+                                               std::vector<std::vector<Literal>> given,
+                                               uint64_t seed, int64_t lists) {
+  if (!given.empty()) return given;
   std::vector<std::vector<Literal>> arguments;
-  if (!request.arguments.empty()) {
-    for (const std::vector<Literal>& list : request.arguments) {
-      std::vector<Literal>& copy = arguments.emplace_back();
-      for (const Literal& literal : list) copy.push_back(literal.Clone());
-    }
-    return arguments;
-  }
   for (int64_t d = 0; d < lists; ++d) {
-    arguments.push_back(MakeRandomArguments(entry, request.seed, uint64_t(d)));
+    arguments.push_back(MakeRandomArguments(entry, seed, uint64_t(d)));
   }
   return arguments;
 }
@@ -54,7 +49,7 @@ std::vector<std::vector<Literal>> ArgumentsFor(const HloComputation& entry,
 }  // namespace
 
 absl::StatusOr<ProgramRun> CompileAndRun(std::unique_ptr<HloModule> module, const ChipSpec& chip,
-                                         const RunRequest& request,
+                                         RunRequest request,
                                          const RunProgressCallback& progress) {
   auto report = [&](double fraction, absl::string_view what) {
     return !progress || progress(fraction, what);
@@ -87,7 +82,8 @@ absl::StatusOr<ProgramRun> CompileAndRun(std::unique_ptr<HloModule> module, cons
     if (!read.ok()) return fail(read.status());
     signature = *std::move(read);
     run.gathered = signature.has_value();
-    arguments = ArgumentsFor(*entry, request, run.gathered ? 1 : run.plan.devices());
+    arguments = ArgumentsFor(*entry, std::move(request.arguments), request.seed,
+                             run.gathered ? 1 : run.plan.devices());
   }
   std::unique_ptr<HloModule> original =
       request.compute_values && request.compare_reference ? module->Clone() : nullptr;
@@ -134,7 +130,7 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, con
   RunRequest request;
   request.devices = devices;
   request.lowering = lowering;
-  absl::StatusOr<ProgramRun> run = CompileAndRun(module.Clone(), chip, request, progress);
+  absl::StatusOr<ProgramRun> run = CompileAndRun(module.Clone(), chip, std::move(request), progress);
   if (!run.ok()) return run.status();
   if (progress && !progress(0.9, "writing the profile")) {
     return absl::CancelledError("cancelled after the run");

@@ -62,10 +62,11 @@ struct ProgramRun {
 };
 
 // Plans the devices of `module` on `chip` as `request.devices` says, then
-// compiles, simulates and (when asked) evaluates it. Progress runs 0..0.9;
+// compiles, simulates and (when asked) evaluates it; the request's
+// arguments are moved in, not copied. Progress runs 0..0.9;
 // Cancelled when `progress` says stop. Errors carry the module's name.
 absl::StatusOr<ProgramRun> CompileAndRun(std::unique_ptr<HloModule> module, const ChipSpec& chip,
-                                         const RunRequest& request,
+                                         RunRequest request,
                                          const RunProgressCallback& progress = {});
 
 // Timing only: compiles a copy of `module`, runs it `steps` times on its

@@ -63,7 +63,7 @@ ExecutionTiming SimulateTiming(const HloModule& module, const device::ChipSpec& 
       request.devices.topology = *std::move(client_slice);
     }
   }
-  auto run = device::CompileAndRun(module.Clone(), spec, request);
+  auto run = device::CompileAndRun(module.Clone(), spec, std::move(request));
   if (!run.ok()) return Unavailable(run.status());
   return Simulated(run->timing(), run->TargetName());
 }

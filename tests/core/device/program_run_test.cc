@@ -118,7 +118,7 @@ TEST(ProgramRunTest, ValuesMatchTheUncompiledModule) {
   request.compute_values = true;
   request.compare_reference = true;
   request.seed = 7;
-  auto run = CompileAndRun(Parse(kMatmul), Chip(), request);
+  auto run = CompileAndRun(Parse(kMatmul), Chip(), std::move(request));
   ASSERT_TRUE(run.ok()) << run.status();
   ASSERT_EQ(run->results.size(), 1u);
   ASSERT_EQ(run->reference.size(), 1u);
@@ -136,7 +136,7 @@ TEST(ProgramRunTest, ShardedModuleOnATopologyGathersWholeResults) {
   request.devices.topology = Topology("v4:2x2");
   request.compute_values = true;
   request.compare_reference = true;
-  auto run = CompileAndRun(Parse(kShardedRows), Chip(), request);
+  auto run = CompileAndRun(Parse(kShardedRows), Chip(), std::move(request));
   ASSERT_TRUE(run.ok()) << run.status();
   EXPECT_TRUE(run->gathered);
   EXPECT_EQ(run->plan.counts.partitions, 4);
@@ -170,7 +170,7 @@ TEST(ProgramRunTest, StopsWhenProgressSaysSo) {
 TEST(ProgramRunTest, ErrorsNameTheModule) {
   RunRequest request;
   request.devices.topology = Topology("v4:1x2");
-  auto run = CompileAndRun(Parse(kFourReplicas), Chip(), request);
+  auto run = CompileAndRun(Parse(kFourReplicas), Chip(), std::move(request));
   ASSERT_FALSE(run.ok());
   EXPECT_THAT(run.status().message(), HasSubstr("four_replicas"));
 }
