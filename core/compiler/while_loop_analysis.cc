@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/strings/numbers.h"
+#include "core/compiler/scalar_value.h"
 #include "core/hlo/hlo_computation.h"
 #include "nlohmann/json.hpp"
 
@@ -13,51 +14,10 @@ namespace {
 // treated as unknown rather than simulated for ever.
 constexpr int64_t kMaxProvenTripCount = int64_t{1} << 40;
 
-// What `instr` stands for once fusion boundaries, copies and tuple plumbing
-// are looked through: a fusion is its fused root, a fused parameter the
-// fusion's operand, get-tuple-element of a tuple that tuple's operand.
-const HloInstruction* LookThrough(const HloInstruction* instr) {
-  for (int hops = 0; hops < 64 && instr != nullptr; ++hops) {
-    switch (instr->opcode()) {
-      case HloOpcode::kFusion:
-        instr = instr->fused_expression_root();
-        continue;
-      case HloOpcode::kParameter: {
-        const HloComputation* parent = instr->parent();
-        if (parent == nullptr || !parent->IsFusionComputation()) return instr;
-        instr = parent->FusionInstruction()->operand(instr->parameter_number());
-        continue;
-      }
-      case HloOpcode::kCopy:
-      case HloOpcode::kBitcast:
-      case HloOpcode::kReshape:
-      case HloOpcode::kConvert:
-        if (!instr->shape().IsScalar()) return instr;
-        instr = instr->operand(0);
-        continue;
-      case HloOpcode::kGetTupleElement: {
-        const HloInstruction* tuple = LookThrough(instr->operand(0));
-        if (tuple == nullptr || tuple->opcode() != HloOpcode::kTuple) return instr;
-        instr = tuple->operand(instr->tuple_index());
-        continue;
-      }
-      default: return instr;
-    }
-  }
-  return instr;
-}
-
+// Null-safe, for the operands looked up below.
 std::optional<int64_t> ScalarConstant(const HloInstruction* instr) {
-  instr = LookThrough(instr);
-  if (instr == nullptr || instr->opcode() != HloOpcode::kConstant || !instr->has_literal()) {
-    return std::nullopt;
-  }
-  const Literal& literal = instr->literal();
-  if (!literal.shape().IsScalar() ||
-      !(primitive_util::IsIntegralType(literal.element_type()) || literal.element_type() == PrimitiveType::PRED)) {
-    return std::nullopt;
-  }
-  return literal.GetAsInt64(0);
+  if (instr == nullptr) return std::nullopt;
+  return ScalarConstantValue(*instr);
 }
 
 // The tuple index i when `instr` is element i of the loop state `state`
@@ -68,11 +28,11 @@ std::optional<int64_t> LoopStateIndex(const HloInstruction* instr, const HloInst
     if (instr->opcode() == HloOpcode::kGetTupleElement && instr->operand(0) == state) {
       return instr->tuple_index();
     }
-    const HloInstruction* next = LookThrough(instr);
+    const HloInstruction* next = LookThroughPlumbing(instr);
     if (next == instr) {
       if (instr->opcode() != HloOpcode::kGetTupleElement) return std::nullopt;
       // get-tuple-element of something that is the state once looked through.
-      const HloInstruction* tuple = LookThrough(instr->operand(0));
+      const HloInstruction* tuple = LookThroughPlumbing(instr->operand(0));
       if (tuple != state) return std::nullopt;
       return instr->tuple_index();
     }
@@ -83,7 +43,7 @@ std::optional<int64_t> LoopStateIndex(const HloInstruction* instr, const HloInst
 
 // Element `index` of the loop's initial state.
 const HloInstruction* InitElement(const HloInstruction& while_loop, int64_t index) {
-  const HloInstruction* init = LookThrough(while_loop.operand(0));
+  const HloInstruction* init = LookThroughPlumbing(while_loop.operand(0));
   if (init == nullptr || init->opcode() != HloOpcode::kTuple || index >= init->operand_count()) {
     return nullptr;
   }
@@ -93,12 +53,12 @@ const HloInstruction* InitElement(const HloInstruction& while_loop, int64_t inde
 // How much element `index` changes per iteration, when the body adds or
 // subtracts a constant.
 std::optional<int64_t> StepOf(const HloComputation& body, int64_t index) {
-  const HloInstruction* root = LookThrough(body.root_instruction());
+  const HloInstruction* root = LookThroughPlumbing(body.root_instruction());
   if (root == nullptr || root->opcode() != HloOpcode::kTuple || index >= root->operand_count()) {
     return std::nullopt;
   }
   const HloInstruction* state = body.parameter_instruction(0);
-  const HloInstruction* next = LookThrough(root->operand(index));
+  const HloInstruction* next = LookThroughPlumbing(root->operand(index));
   if (next == nullptr || next->operand_count() != 2) return std::nullopt;
   const HloInstruction* lhs = next->operand(0);
   const HloInstruction* rhs = next->operand(1);
@@ -168,7 +128,7 @@ std::optional<int64_t> InductionTripCount(const HloInstruction& while_loop) {
       body->parameter_instructions().empty()) {
     return std::nullopt;
   }
-  const HloInstruction* compare = LookThrough(condition->root_instruction());
+  const HloInstruction* compare = LookThroughPlumbing(condition->root_instruction());
   if (compare == nullptr || compare->opcode() != HloOpcode::kCompare) return std::nullopt;
   const HloInstruction* state = condition->parameter_instruction(0);
   ComparisonDirection direction = compare->comparison_direction();
@@ -184,7 +144,7 @@ std::optional<int64_t> InductionTripCount(const HloInstruction& while_loop) {
   if (!bound) {
     // A bound carried in the loop state unchanged from a constant start.
     if (std::optional<int64_t> bound_index = LoopStateIndex(bound_instr, state)) {
-      const HloInstruction* root = LookThrough(body->root_instruction());
+      const HloInstruction* root = LookThroughPlumbing(body->root_instruction());
       if (root != nullptr && root->opcode() == HloOpcode::kTuple &&
           *bound_index < root->operand_count() &&
           LoopStateIndex(root->operand(*bound_index), body->parameter_instruction(0)) ==
@@ -226,10 +186,6 @@ std::optional<int64_t> KnownTripCount(const HloInstruction& while_loop) {
   }
   if (count < 0) return std::nullopt;
   return count;
-}
-
-std::optional<int64_t> ScalarConstantValue(const HloInstruction& instruction) {
-  return ScalarConstant(&instruction);
 }
 
 std::optional<WhileTripCount> ComputeWhileTripCount(const HloInstruction& while_loop) {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "core/compiler/scalar_value.h"
 #include "core/hlo/hlo_instruction.h"
 
 namespace systolic {
@@ -27,9 +28,5 @@ std::optional<WhileTripCount> ComputeWhileTripCount(const HloInstruction& while_
 // The `known_trip_count` of a while's backend_config
 // (`{"known_trip_count":{"n":"32"}}`), if it has one.
 std::optional<int64_t> KnownTripCount(const HloInstruction& while_loop);
-
-// The value of an integer or pred scalar constant, looking through copies,
-// converts, tuples and fusions; nullopt when `instruction` is not one.
-std::optional<int64_t> ScalarConstantValue(const HloInstruction& instruction);
 
 }  // namespace systolic

@@ -5,7 +5,9 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "core/compiler/scalar_value.h"
 #include "core/compiler/while_loop_analysis.h"
+#include "core/hlo/hlo_module.h"
 #include "core/device/program_timing.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/status_macros.h"
@@ -26,16 +28,48 @@ int64_t EventCount(const ProgramTiming& timing) {
   return n;
 }
 
-// The branch a conditional's constant operand selects, if it is constant.
-std::optional<int64_t> ConstantBranch(const HloInstruction& conditional) {
-  std::optional<int64_t> value = ScalarConstantValue(*conditional.operand(0));
-  if (!value) return std::nullopt;
+// The branch a conditional's operand value selects.
+int64_t BranchFor(const HloInstruction& conditional, int64_t value) {
   const int64_t branches = conditional.branch_count();
   if (conditional.operand(0)->shape().element_type() == PrimitiveType::PRED) {
-    return *value != 0 ? 0 : 1;  // true_computation first
+    return value != 0 ? 0 : 1;  // true_computation first
   }
   // An index out of range runs the last branch (XLA's rule).
-  return (*value < 0 || *value >= branches) ? branches - 1 : *value;
+  return (value < 0 || value >= branches) ? branches - 1 : value;
+}
+
+// How many devices take each branch, when every device's predicate or
+// index follows from constants and its own ids; nullopt when it depends on
+// values.
+std::optional<std::vector<int64_t>> DevicesPerBranch(const HloInstruction& conditional) {
+  std::vector<int64_t> devices(conditional.branch_count(), 0);
+  const HloModule* module = conditional.GetModule();
+  const int64_t replicas = module == nullptr ? 1 : std::max<int64_t>(1, module->replica_count());
+  const int64_t partitions =
+      module == nullptr ? 1 : std::max<int64_t>(1, module->num_partitions());
+  for (int64_t replica = 0; replica < replicas; ++replica) {
+    for (int64_t partition = 0; partition < partitions; ++partition) {
+      std::optional<int64_t> value =
+          ScalarValueOnDevice(*conditional.operand(0), DeviceIds{replica, partition});
+      if (!value) return std::nullopt;
+      ++devices[BranchFor(conditional, *value)];
+    }
+  }
+  return devices;
+}
+
+// "region_1 on 1 of 4 devices, region_2 on 3".
+std::string DevicesPerBranchInWords(const HloInstruction& conditional,
+                                    const std::vector<int64_t>& devices) {
+  int64_t total = 0;
+  for (int64_t n : devices) total += n;
+  std::string words;
+  for (int64_t b = 0; b < int64_t(devices.size()); ++b) {
+    if (devices[b] == 0) continue;
+    absl::StrAppend(&words, words.empty() ? "" : ", ", conditional.branch_computation(b)->name(),
+                    " on ", devices[b], words.empty() ? absl::StrCat(" of ", total, " devices") : "");
+  }
+  return words;
 }
 
 absl::StatusOr<ControlFlowRun> TimeWhile(const HloInstruction& loop,
@@ -78,18 +112,24 @@ absl::StatusOr<ControlFlowRun> TimeConditional(const HloInstruction& conditional
   if (branches.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(conditional.name(), ": no branches"));
   }
-  int64_t taken = 0;
-  if (std::optional<int64_t> constant = ConstantBranch(conditional)) {
-    taken = *constant;
-  } else {
-    for (int64_t b = 1; b < int64_t(branches.size()); ++b) {
-      if (branches[b].cycles > branches[taken].cycles) taken = b;
-    }
-    if (branches.size() > 1) {
-      run.note = absl::StrCat(conditional.name(),
-                              ": branch taken depends on values; timed its costliest branch (",
-                              conditional.branch_computation(taken)->name(), ")");
-    }
+  // Devices run in step (each waits for the others at its next
+  // collective), so the slowest branch any device takes sets the time.
+  std::optional<std::vector<int64_t>> devices = DevicesPerBranch(conditional);
+  int64_t taken = -1;
+  for (int64_t b = 0; b < int64_t(branches.size()); ++b) {
+    const bool runs = !devices || (*devices)[b] > 0;
+    if (runs && (taken < 0 || branches[b].cycles > branches[taken].cycles)) taken = b;
+  }
+  const std::string name = conditional.branch_computation(taken)->name();
+  if (!devices && branches.size() > 1) {
+    run.note = absl::StrCat(conditional.name(),
+                            ": branch taken depends on values; timed its costliest branch (",
+                            name, ")");
+  } else if (devices && std::count(devices->begin(), devices->end(), 0) + 1 <
+                            int64_t(devices->size())) {
+    run.note = absl::StrCat(conditional.name(), ": the branch depends on the device (",
+                            DevicesPerBranchInWords(conditional, *devices), "); timed ", name,
+                            ", the slowest, which the others wait for");
   }
   run.body_cycles = branches[taken].cycles;
   run.body = std::make_shared<const ProgramTiming>(std::move(branches[taken]));

@@ -9,7 +9,10 @@
 // Trip counts come from ComputeWhileTripCount (known_trip_count, or the
 // induction variable), else from the user's --trip-count, else one
 // iteration with a warning. A conditional takes the branch its constant
-// predicate or index names; otherwise its costliest branch, with a note.
+// predicate or index names. One computed from each device's partition-id
+// or replica-id is found per device, and the slowest branch a device takes
+// is timed (the others wait for it), with a note when they differ.
+// Otherwise the costliest branch, with a note.
 #pragma once
 
 #include <cstdint>

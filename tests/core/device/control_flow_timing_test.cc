@@ -240,6 +240,34 @@ TEST(ControlFlowTiming, AConditionalCostsItsTakenBranch) {
       << unknown.warnings[0];
 }
 
+// Ring attention's form: each of 4 partitions computes from its
+// partition-id whether its shard runs the heavy block.
+TEST(ControlFlowTiming, ABranchChosenByTheDeviceIdIsFoundPerDevice) {
+  const ProgramTiming one = Time(kOneMatmul);
+  auto branch_on = [](const std::string& direction, const std::string& bound) {
+    return absl::StrReplaceAll(
+        kConditional,
+        {{"HloModule cond", "HloModule cond, num_partitions=4"},
+         {"$PRED", absl::StrCat("id = u32[] partition-id()\n"
+                                "  four = u32[] constant(4)\n"
+                                "  axis = u32[] remainder(id, four)\n"
+                                "  index = s32[] convert(axis)\n"
+                                "  bound = s32[] constant(", bound, ")\n"
+                                "  pred = pred[] compare(index, bound), direction=", direction)}});
+  };
+  // Partitions 1..3 take the matmul: it is timed, and the split is said.
+  const ProgramTiming mixed = Time(branch_on("GE", "1"));
+  EXPECT_NEAR(double(mixed.cycles), double(one.cycles), 0.02 * double(one.cycles));
+  ASSERT_EQ(mixed.warnings.size(), 1u);
+  EXPECT_TRUE(absl::StrContains(mixed.warnings[0], "depends on the device (heavy on 3 of 4 "
+                                                   "devices, light on 1); timed heavy"))
+      << mixed.warnings[0];
+  // No partition passes the bound: the light branch, proven, no warning.
+  const ProgramTiming none = Time(branch_on("GE", "4"));
+  EXPECT_LT(none.cycles, one.cycles / 10);
+  EXPECT_TRUE(none.warnings.empty());
+}
+
 TEST(ControlFlowTiming, LongLoopsRepeatOneIterationAndKeepTheirTotals) {
   // 10,000 iterations: a few are drawn in full, the rest are one repeated
   // event per lane whose FLOPs and bytes make up the difference.
