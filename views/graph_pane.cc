@@ -220,7 +220,16 @@ void GraphPane::ShowComputation(const HloComputation* computation) {
 
 void GraphPane::Relayout(bool fit) {
   if (!graph_) return;
-  auto visible = std::make_shared<const analysis::VisibleGraph>(graph_->Visible(Expanded()));
+  analysis::VisibleGraph graph = graph_->Visible(Expanded());
+  // A loop's node says what it ran.
+  for (analysis::GraphNode& node : graph.nodes) {
+    if (node.instruction == nullptr || node.instruction->opcode() != HloOpcode::kWhile) continue;
+    auto loop = loop_times_.find(node.instruction->name());
+    if (loop != loop_times_.end()) {
+      node.subtitle += " \u00b7 " + analysis::LoopTimeInWords(loop->second);
+    }
+  }
+  auto visible = std::make_shared<const analysis::VisibleGraph>(std::move(graph));
   std::vector<QSizeF> sizes = MeasureNodes(*visible);
   ++generation_;
   pending_visible_ = visible;
@@ -289,14 +298,24 @@ void GraphPane::BuildScene() {
     node_items_.push_back(item);
   }
   scene_->setSceneRect(layout_.bounds.adjusted(-60, -60, 60, 60));
+  // A loop's body or condition says how long one iteration took.
+  std::string name = computation_->name();
+  if (const HloInstruction* loop = analysis::LoopRunning(*computation_)) {
+    auto time = loop_times_.find(loop->name());
+    if (time != loop_times_.end()) {
+      name += " (" + loop->name() + ": " + analysis::LoopTimeInWords(time->second) + ")";
+    }
+  }
   status_->setText(QStringLiteral("%1 · %2 instructions · %3 nodes, %4 edges · laid out in %5 ms")
-                       .arg(QString::fromStdString(computation_->name()))
+                       .arg(QString::fromStdString(name))
                        .arg(graph_->group(0).instruction_count)
                        .arg(visible_->nodes.size())
                        .arg(visible_->edges.size())
                        .arg(int(layout_.seconds * 1000)));
   UpdateMarks();
 }
+
+QString GraphPane::status() const { return status_->text(); }
 
 void GraphPane::UpdateMarks() {
   if (node_items_.empty() && cluster_items_.empty()) return;

@@ -13,6 +13,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "core/analysis/hlo_graph.h"
+#include "core/analysis/loop_times.h"
 #include "core/analysis/stage_module.h"
 #include "core/trace/program_record.h"
 #include "views/graph_layout.h"
@@ -40,6 +41,9 @@ class GraphPane : public QWidget {
   void SetStage(const trace::ProgramRecord* program, int64_t stage,
                 std::shared_ptr<const analysis::StageModule> module, const QString& message);
   void SetModule(std::shared_ptr<const analysis::StageModule> module);
+  // The simulated time of the program's loops, shown on their nodes and
+  // over their bodies; give before SetStage.
+  void SetLoopTimes(analysis::LoopTimes times) { loop_times_ = std::move(times); }
   void SetMessage(const QString& message);
   const trace::ProgramRecord* program() const { return program_; }
   int64_t stage_index() const { return stage_index_; }
@@ -83,6 +87,9 @@ class GraphPane : public QWidget {
   const std::vector<GraphNodeItem*>& node_items() const { return node_items_; }
   const std::vector<GraphClusterItem*>& cluster_items() const { return cluster_items_; }
   void Fit();
+  // The line over the graph: the computation, its size and, for a loop's
+  // body or condition, the loop's simulated iterations.
+  QString status() const;
 
   bool ExportSvg(const QString& path) const;
   bool ExportPng(const QString& path) const;
@@ -128,6 +135,7 @@ class GraphPane : public QWidget {
   // Open layers per computation (by name), so going back keeps them.
   std::map<std::string, absl::flat_hash_set<std::string>> expanded_;
   std::shared_ptr<const analysis::VisibleGraph> visible_;
+  analysis::LoopTimes loop_times_;
   GraphLayoutResult layout_;
 
   QFutureWatcher<GraphLayoutResult>* watcher_ = nullptr;

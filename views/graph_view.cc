@@ -176,8 +176,23 @@ void GraphView::LoadStage(GraphPane* pane, int64_t stage, const trace::ProgramRe
     const QString error = store_->ErrorOf(program->id, stage);
     message = error.isEmpty() ? "Parsing the stage…" : "This stage cannot be drawn:\n" + error;
   }
+  pane->SetLoopTimes(LoopTimesOf(*program));
   pane->SetStage(program, stage, module, message);
   emit busyChanged();
+}
+
+const analysis::LoopTimes& GraphView::LoopTimesOf(const trace::ProgramRecord& program) {
+  if (loop_times_profile_.lock() != store_->shared_profile()) {
+    loop_times_.clear();
+    loop_times_profile_ = store_->shared_profile();
+  }
+  auto found = loop_times_.find(program.id);
+  if (found == loop_times_.end()) {
+    analysis::LoopTimes times;
+    if (store_->profile()) times = analysis::ComputeLoopTimes(*store_->profile(), program.name);
+    found = loop_times_.emplace(program.id, std::move(times)).first;
+  }
+  return found->second;
 }
 
 void GraphView::OnStageReady(qint64 program_id, qint64 stage) {

@@ -7,9 +7,11 @@
 
 #include <QStringList>
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <vector>
 
+#include "core/analysis/loop_times.h"
 #include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
 
@@ -75,10 +77,14 @@ class GraphView : public QWidget {
   // Loads stage `stage` of `program`, or of the program the pane shows when null.
   void LoadStage(GraphPane* pane, int64_t stage, const trace::ProgramRecord* program = nullptr);
   void OnStageReady(qint64 program_id, qint64 stage);
+  const analysis::LoopTimes& LoopTimesOf(const trace::ProgramRecord& program);
   void ExportActive(const QString& format);
 
   StageStore* store_;
   const trace::ProgramRecord* program_ = nullptr;
+  // Loop times by program id, for the profile they were read from.
+  std::weak_ptr<const trace::Profile> loop_times_profile_;
+  std::map<int64_t, analysis::LoopTimes> loop_times_;
   GraphPane* before_ = nullptr;
   GraphPane* after_ = nullptr;
   GraphPane* active_ = nullptr;

@@ -299,8 +299,9 @@ void SpliceControlFlow(const ControlFlowRun& run, const std::vector<OpId>& ops, 
       const int64_t at = start + run.iterations * iteration;
       copy(0, at);
     }
-    simulation.control_flow_spans.push_back(
-        {core, depth, run.instruction, run.label, start, run.total_cycles()});
+    ControlFlowSpan whole{core, depth, run.instruction, run.label, start, run.total_cycles()};
+    if (run.condition) whole.iterations = run.iterations;
+    simulation.control_flow_spans.push_back(std::move(whole));
   }
   std::sort(touched.begin(), touched.end());
   touched.erase(std::unique(touched.begin(), touched.end()), touched.end());

@@ -103,6 +103,7 @@ void AddControlFlowLanes(trace::TimelinePlane& plane, const ChipSpec& spec,
     std::vector<trace::Stat> stats = {plane.MakeStringStat("hlo_op", span.instruction),
                                       plane.MakeIntStat("cycles", span.duration_cycles)};
     if (span.repeated) stats.push_back(plane.MakeIntStat("repeated", 1));
+    if (span.iterations > 0) stats.push_back(plane.MakeIntStat("iterations", span.iterations));
     plane.AddEvent(line_of.at({span.core, span.depth}),
                    absl::StrCat(span.instruction, " ", span.label),
                    CyclesToPs(spec, span.start_cycle), CyclesToPs(spec, span.duration_cycles),

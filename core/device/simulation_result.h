@@ -55,6 +55,7 @@ struct ControlFlowSpan {
   int64_t start_cycle = 0;
   int64_t duration_cycles = 0;
   bool repeated = false;  // stands for iterations not simulated one by one
+  int64_t iterations = 0;  // a whole loop's span: its trip count
 };
 
 struct CoreResult {

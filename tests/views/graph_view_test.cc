@@ -11,6 +11,9 @@
 #include <algorithm>
 
 #include "core/analysis/program_profile.h"
+#include "core/device/chip_spec_loader.h"
+#include "core/device/program_run.h"
+#include "core/hlo/hlo_parser.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_file.h"
 #include "tests/views/view_test_profile.h"
@@ -280,6 +283,60 @@ class GraphViewTest : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!pane->busy(), 300000);
     QVERIFY(pane->node_items().size() < 200);
     QCOMPARE(pane->cluster_items().size(), size_t(1));
+  }
+
+  void loopsShowTheirSimulatedIterations() {
+    constexpr char kLoop[] = R"(
+HloModule looped
+cond {
+  p = (s32[], f32[256,256]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(8)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], f32[256,256]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  a = f32[256,256] get-tuple-element(p), index=1
+  d = f32[256,256] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (s32[], f32[256,256]) tuple(next, d)
+}
+ENTRY main {
+  a = f32[256,256] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[256,256]) tuple(zero, a)
+  w = (s32[], f32[256,256]) while(init), condition=cond, body=body
+  ROOT r = f32[256,256] get-tuple-element(w), index=1
+})";
+    auto module = ParseAndReturnVerifiedModule(kLoop);
+    QVERIFY(module.ok());
+    absl::StatusOr<device::ChipSpec> chip = device::LoadChipSpec("v4");
+    QVERIFY(chip.ok());
+    absl::StatusOr<trace::Profile> run =
+        device::CompileRunAndProfile(**module, *chip, {}, /*steps=*/1, "graph view test");
+    QVERIFY2(run.ok(), std::string(run.status().message()).c_str());
+    auto profile = std::make_shared<const trace::Profile>(*std::move(run));
+    StageStore store;
+    store.SetProfile(profile);
+    GraphView view(&store);
+    view.resize(1600, 900);
+    view.show();
+    view.SetProgram(&profile->programs[0]);
+    QTRY_VERIFY_WITH_TIMEOUT(!view.busy(), 30000);
+    GraphPane* pane = view.after();
+    // The loop's node says what it ran.
+    GraphNodeItem* loop = NodeItem(pane, "w");
+    QVERIFY(loop);
+    QVERIFY2(QString::fromStdString(loop->node().subtitle).contains("8 iterations \u00d7"),
+             loop->node().subtitle.c_str());
+    // Opening it shows its body, and the status line one iteration's time.
+    ClickNode(pane, "w", /*twice=*/true);
+    QTRY_VERIFY_WITH_TIMEOUT(!pane->busy(), 30000);
+    QCOMPARE(pane->computation()->name(), std::string("body"));
+    QVERIFY2(pane->status().startsWith("body (w: 8 iterations \u00d7"),
+             pane->status().toStdString().c_str());
   }
 };
 

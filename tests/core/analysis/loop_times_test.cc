@@ -1,0 +1,130 @@
+// Loop times read back from a profile: what the graph view shows beside a
+// loop and over its body.
+#include "core/analysis/loop_times.h"
+
+#include <gtest/gtest.h>
+
+#include "core/device/chip_spec_loader.h"
+#include "core/device/program_timing.h"
+#include "core/device/run_profile.h"
+#include "core/hlo/hlo_parser.h"
+
+namespace systolic::analysis {
+namespace {
+
+// An outer loop of five iterations, each running an inner loop of four.
+constexpr char kNested[] = R"(
+HloModule nested
+inner_cond {
+  p = (s32[], f32[256,256]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(4)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+inner_body {
+  p = (s32[], f32[256,256]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  a = f32[256,256] get-tuple-element(p), index=1
+  e = f32[256,256] exponential(a)
+  ROOT t = (s32[], f32[256,256]) tuple(next, e)
+}
+outer_cond {
+  p = (s32[], f32[256,256]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(10)
+  ROOT gt = pred[] compare(n, i), direction=GT
+}
+outer_body {
+  p = (s32[], f32[256,256]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  two = s32[] constant(2)
+  next = s32[] add(i, two)
+  a = f32[256,256] get-tuple-element(p), index=1
+  zero = s32[] constant(0)
+  init = (s32[], f32[256,256]) tuple(zero, a)
+  w_in = (s32[], f32[256,256]) while(init), condition=inner_cond, body=inner_body
+  r = f32[256,256] get-tuple-element(w_in), index=1
+  ROOT t = (s32[], f32[256,256]) tuple(next, r)
+}
+ENTRY main {
+  a = f32[256,256] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], f32[256,256]) tuple(zero, a)
+  w_out = (s32[], f32[256,256]) while(init), condition=outer_cond, body=outer_body
+  ROOT r = f32[256,256] get-tuple-element(w_out), index=1
+})";
+
+double SecondsOf(const device::ProgramTiming& timing, const std::string& instruction) {
+  for (const device::OpTiming& op : timing.ops) {
+    if (op.instruction == instruction) return op.seconds;
+  }
+  ADD_FAILURE() << "no row " << instruction;
+  return 0;
+}
+
+TEST(LoopTimesTest, EachLoopsRunsIterationsAndTimeComeBackFromTheProfile) {
+  absl::StatusOr<device::ChipSpec> chip = device::LoadChipSpec("v4");
+  ASSERT_TRUE(chip.ok()) << chip.status();
+  CompilationResult compilation;
+  compilation.module = *ParseAndReturnVerifiedModule(kNested);
+  absl::StatusOr<device::ProgramTiming> timing =
+      device::TimeCompiledModule(*compilation.module, *chip);
+  ASSERT_TRUE(timing.ok()) << timing.status();
+  const trace::Profile profile =
+      device::ProfileOfRun("nested", *chip, compilation, *timing, /*steps=*/3);
+
+  const LoopTimes loops = ComputeLoopTimes(profile, "nested");
+  ASSERT_TRUE(loops.contains("w_out"));
+  ASSERT_TRUE(loops.contains("w_in"));
+  const LoopTime& outer = loops.at("w_out");
+  const LoopTime& inner = loops.at("w_in");
+  // Three steps: the outer loop ran 3 times (15 iterations), the inner one
+  // 15 times (60 iterations).
+  EXPECT_EQ(outer.runs, 3);
+  EXPECT_EQ(outer.iterations, 15);
+  EXPECT_EQ(inner.runs, 15);
+  EXPECT_EQ(inner.iterations, 60);
+  // The same time as the op table's, which counts one step.
+  EXPECT_NEAR(double(outer.total_ps) / 3e12, SecondsOf(*timing, "w_out"),
+              0.01 * SecondsOf(*timing, "w_out"));
+  EXPECT_NEAR(double(inner.total_ps) / 3e12, SecondsOf(*timing, "w_in"),
+              0.01 * SecondsOf(*timing, "w_in"));
+  // An outer iteration holds four inner ones and the checks around them.
+  EXPECT_GT(outer.per_iteration_ps(), 4 * inner.per_iteration_ps());
+
+  EXPECT_EQ(LoopTimeInWords(LoopTime{1, 32, 64'000'000}),
+            "32 iterations \u00d7 2.000 \u00b5s = 64.00 \u00b5s");
+  EXPECT_EQ(LoopTimeInWords(LoopTime{4, 8, 8'000}), "4 runs, 8 iterations \u00d7 1.000 ns = 8.000 ns");
+}
+
+TEST(LoopTimesTest, ABodyAndAConditionKnowTheLoopThatRunsThem) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseAndReturnVerifiedModule(kNested);
+  ASSERT_TRUE(module.ok()) << module.status();
+  for (const HloComputation* computation : (*module)->computations()) {
+    const HloInstruction* loop = LoopRunning(*computation);
+    const std::string& name = computation->name();
+    if (name == "inner_body" || name == "inner_cond") {
+      ASSERT_NE(loop, nullptr) << name;
+      EXPECT_EQ(loop->name(), "w_in");
+    } else if (name == "outer_body" || name == "outer_cond") {
+      ASSERT_NE(loop, nullptr) << name;
+      EXPECT_EQ(loop->name(), "w_out");
+    } else {
+      EXPECT_EQ(loop, nullptr) << name;
+    }
+  }
+}
+
+TEST(LoopTimesTest, AProfileWithoutLoopCountsHasNoLoopTimes) {
+  trace::Profile profile;
+  trace::TimelinePlane& plane = profile.timeline.AddPlane("/device:TPU:0", trace::PlaneKind::kDevice, 0);
+  const int32_t lane = plane.AddLine("core 0 / control flow 1", trace::LaneKind::kOther, 0).id();
+  plane.AddEvent(lane, "w loop \u00d732", 0, 1000, {plane.MakeStringStat("hlo_op", "w")});
+  profile.timeline.Finalize();
+  EXPECT_TRUE(ComputeLoopTimes(profile, "main").empty());
+}
+
+}  // namespace
+}  // namespace systolic::analysis
