@@ -79,7 +79,7 @@ int RunDevices(const CliArgs& args, std::ostream& out, std::ostream& err) {
     out << "  " << device->debug_string() << "  " << device->kind() << "  chip ("
         << absl::StrJoin(device->coords(), ",") << ") core " << device->core_on_chip() << "  "
         << device->default_memory()->kind() << " "
-        << (stats.ok() && stats->bytes_limit > 0 ? runtime::HumanBytes(stats->bytes_limit)
+        << (stats.ok() && stats->bytes_limit > 0 ? HumanBytes(stats->bytes_limit)
                                                  : std::string("unlimited"))
         << "\n";
   }

@@ -31,18 +31,6 @@ void MemoryReservation::Release() {
   bytes_ = 0;
 }
 
-std::string HumanBytes(int64_t bytes) {
-  static const char* const kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
-  if (bytes < 1024) return absl::StrCat(bytes, " B");
-  double value = double(bytes);
-  int unit = -1;
-  while (value >= 1024 && unit < 3) {
-    value /= 1024;
-    ++unit;
-  }
-  return absl::StrFormat("%.1f %s", value, kUnits[unit]);
-}
-
 absl::StatusOr<MemoryReservation> MemoryTracker::Reserve(int64_t bytes,
                                                          const std::string& label) {
   std::lock_guard<std::mutex> lock(mu_);

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "core/hlo/human_bytes.h"
 
 namespace systolic::runtime {
 
@@ -77,8 +78,5 @@ class MemoryTracker {
   };
   std::map<int64_t, Allocation> live_;
 };
-
-// "1.5 MiB", "512 B".
-std::string HumanBytes(int64_t bytes);
 
 }  // namespace systolic::runtime
