@@ -1,5 +1,7 @@
 #include "views/program_runner.h"
 
+#include <new>
+
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_run.h"
 #include "core/device/slice.h"
@@ -27,7 +29,13 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
     if (!slice.ok()) return slice.status();
     devices.topology = *std::move(slice);
   }
-  return device::CompileRunAndProfile(module, *spec, devices, request.steps, producer, report);
+  // On a worker thread: an exception here would end the studio.
+  try {
+    return device::CompileRunAndProfile(module, *spec, devices, request.steps, producer, report);
+  } catch (const std::bad_alloc&) {
+    return absl::ResourceExhaustedError(
+        "the host ran out of memory compiling and simulating the program");
+  }
 }
 
 }  // namespace systolic::views

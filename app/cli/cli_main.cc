@@ -1,5 +1,6 @@
 // `systolic`: the headless face of Systolic Studio.
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -55,4 +56,13 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace systolic::cli
 
-int main(int argc, char** argv) { return systolic::cli::Main(argc, argv); }
+int main(int argc, char** argv) {
+  // The last resort: what planning did not foresee still ends in words.
+  try {
+    return systolic::cli::Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "systolic: the host ran out of memory; --memory-limit bounds what evaluation "
+                 "may use, and --timing-only needs no values\n";
+    return 1;
+  }
+}

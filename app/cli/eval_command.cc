@@ -21,7 +21,9 @@
 #include "app/cli/cli_command.h"
 #include "app/cli/device_arguments.h"
 #include "app/cli/literal_outputs.h"
+#include "app/cli/memory_limit_flag.h"
 #include "core/device/device_plan.h"
+#include "core/eval/evaluation_memory.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/literal_format.h"
 #include "core/eval/npy_file.h"
@@ -77,6 +79,10 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
 
   // Arguments: from .npy files (the same on every device) or random (each
   // device its own stream).
+  // Before any argument is made.
+  if (absl::Status fits = eval::CheckEvaluationFits(module, devices); !fits.ok()) {
+    return fail(std::string(fits.message()));
+  }
   auto args = LoadDeviceArguments(*entry, settings.arg_files, settings.seed, devices);
   if (!args.ok()) return fail(std::string(args.status().message()));
   nlohmann::json arg_json = nlohmann::json::array();
@@ -142,6 +148,10 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
 int RunEval(const CliArgs& args, std::ostream& out, std::ostream& err) {
   if (args.positional().size() != 1) {
     err << "systolic eval: give one program file\n";
+    return 2;
+  }
+  if (absl::Status limit = ApplyMemoryLimitFlag(args); !limit.ok()) {
+    err << "systolic eval: " << limit.message() << "\n";
     return 2;
   }
   Settings settings;
@@ -214,6 +224,7 @@ const CommandRegistration kRegistration({
                 {"partitions", "M", "partitions (default: the module's num_partitions, likewise)"},
                 {"out", "DIR", "write every output as a .npy file in DIR"},
                 {"max-iterations", "K", "fail a while loop after K iterations (default: no bound)"},
+                MemoryLimitFlagOption(),
                 {"json", "", "print a JSON report instead of text"}},
     .positional_usage = "FILE",
     .run = RunEval,

@@ -29,6 +29,7 @@
 #include "absl/strings/str_join.h"
 #include "app/cli/cli_command.h"
 #include "app/cli/progress_line.h"
+#include "app/cli/memory_limit_flag.h"
 #include "app/cli/spmd_flag.h"
 #include "core/analysis/model_flops_utilization.h"
 #include "core/device/chip_spec_loader.h"
@@ -170,6 +171,9 @@ int RunProfile(const CliArgs& args, std::ostream& out, std::ostream& err) {
   if (!target.ok()) return usage_error(std::string(target.status().message()));
   absl::StatusOr<std::optional<bool>> spmd = SpmdFlag(args);
   if (!spmd.ok()) return usage_error(std::string(spmd.status().message()));
+  if (absl::Status limit = ApplyMemoryLimitFlag(args); !limit.ok()) {
+    return usage_error(std::string(limit.message()));
+  }
   device::LoweringOptions lowering;
   if (args.Has("trip-count")) {
     absl::StatusOr<int64_t> trips = args.GetInt("trip-count", 1);
@@ -256,6 +260,7 @@ const CommandRegistration kRegistration({
                  "first compiles, the rest hit the cache unless the program changes"},
                 {"output", "OUT", "the profile file to write (or -o OUT)"},
                 SpmdFlagOption(),
+                MemoryLimitFlagOption(),
                 {"trip-count", "N",
                  "iterations of a while loop whose trip count the program does not give "
                  "(default: 1, with a warning)"},

@@ -57,6 +57,7 @@
 #include "app/cli/device_arguments.h"
 #include "app/cli/literal_outputs.h"
 #include "app/cli/progress_line.h"
+#include "app/cli/memory_limit_flag.h"
 #include "app/cli/spmd_flag.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/ici_collectives.h"
@@ -419,6 +420,9 @@ int RunRun(const CliArgs& args, std::ostream& out, std::ostream& err) {
   settings.profile = args.Get("profile");
   absl::StatusOr<std::optional<bool>> spmd = SpmdFlag(args);
   if (!spmd.ok()) return usage_error(std::string(spmd.status().message()));
+  if (absl::Status limit = ApplyMemoryLimitFlag(args); !limit.ok()) {
+    return usage_error(std::string(limit.message()));
+  }
   settings.use_spmd_partitioning = *spmd;
   if (args.Has("trip-count")) {
     absl::StatusOr<int64_t> trips = args.GetInt("trip-count", 1);
@@ -490,6 +494,7 @@ const CommandRegistration kRegistration({
                  "keep collectives synchronous (no start/done overlap with compute), to compare"},
                 {"profile", "FILE", "write a profile with the timeline to FILE"},
                 SpmdFlagOption(),
+                MemoryLimitFlagOption(),
                 {"trip-count", "N",
                  "iterations of a while loop whose trip count the program does not give "
                  "(default: 1, with a warning)"},

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/compiler/spmd/partitioned_execution.h"
+#include "core/eval/evaluation_memory.h"
 #include "core/eval/random_arguments.h"
 #include "core/eval/spmd_evaluator.h"
 #include "core/hlo/hlo_computation.h"
@@ -82,6 +83,12 @@ absl::StatusOr<ProgramRun> CompileAndRun(std::unique_ptr<HloModule> module, cons
     if (!read.ok()) return fail(read.status());
     signature = *std::move(read);
     run.gathered = signature.has_value();
+    // Before any argument is made: a partitioned run holds about one copy
+    // of the values in shards, any other every device a copy of its own.
+    if (absl::Status fits = eval::CheckEvaluationFits(*module, run.gathered ? 1 : run.plan.devices());
+        !fits.ok()) {
+      return fail(fits);
+    }
     arguments = ArgumentsFor(*entry, std::move(request.arguments), request.seed,
                              run.gathered ? 1 : run.plan.devices());
   }

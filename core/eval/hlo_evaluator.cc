@@ -14,6 +14,7 @@
 #include "core/eval/convolution.h"
 #include "core/eval/dot_general.h"
 #include "core/eval/elementwise_kernel.h"
+#include "core/eval/evaluation_memory.h"
 #include "core/eval/fft.h"
 #include "core/eval/fused_elementwise_plan.h"
 #include "core/eval/gather_scatter.h"
@@ -184,18 +185,6 @@ bool SameDimensionsAndType(const Shape& a, const Shape& b) {
 }
 
 // Bytes the value of `shape` takes (saturating; tuples add up).
-double ShapeBytes(const Shape& shape) {
-  if (shape.IsTuple()) {
-    double total = 0;
-    for (const Shape& s : shape.tuple_shapes()) total += ShapeBytes(s);
-    return total;
-  }
-  if (!shape.IsArray()) return 0;
-  double n = primitive_util::ByteWidth(shape.element_type());
-  for (int64_t d : shape.dimensions()) n *= double(std::max<int64_t>(d, 0));
-  return n;
-}
-
 int64_t DefaultValueLimit() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return int64_t{8} << 30;
@@ -522,7 +511,7 @@ class HloEvaluator::Impl {
   // Dispatch, refusing values too large for the host and checking that the
   // value has the instruction's shape.
   absl::StatusOr<Literal> DispatchChecked(const HloInstruction& instr, Operands& ops) {
-    const double bytes = ShapeBytes(instr.shape());
+    const double bytes = eval::ShapeBytes(instr.shape());
     if (bytes > double(value_limit_)) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "its value needs ", bytes / double(1 << 20), " MiB, over the evaluator's limit of ",
@@ -809,6 +798,10 @@ absl::StatusOr<Literal> HloEvaluator::Evaluate(const HloModule& module,
   const HloComputation* entry = module.entry_computation();
   if (entry == nullptr) return Invalid(absl::StrCat("module ", module.name(), " has no entry"));
   impl_->AdoptModuleDeviceCounts(module);
+  // EvaluateSpmd plans for all its devices at once.
+  if (impl_->device().rendezvous == nullptr) {
+    if (absl::Status fits = eval::CheckEvaluationFits(module, 1); !fits.ok()) return fits;
+  }
   return EvaluateComputation(*entry, arguments);
 }
 

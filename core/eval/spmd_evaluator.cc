@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/eval/collective_rendezvous.h"
 #include "core/eval/collectives.h"
+#include "core/eval/evaluation_memory.h"
 
 namespace systolic {
 
@@ -73,6 +74,8 @@ absl::StatusOr<std::vector<Literal>> EvaluateSpmd(const HloModule& module,
     return absl::InvalidArgumentError(absl::StrCat("got arguments for ", args_per_device.size(),
                                                    " devices, need 1 or ", devices));
   }
+  // Every device holds its own values at once.
+  if (absl::Status fits = eval::CheckEvaluationFits(module, devices); !fits.ok()) return fits;
   eval::CollectiveRendezvous rendezvous(devices);
   std::vector<absl::StatusOr<Literal>> results;
   for (int64_t d = 0; d < devices; ++d) results.emplace_back(absl::UnknownError("not run"));

@@ -1,10 +1,14 @@
 // Every module of the HLO corpus that needs no host or foreign code (no
 // custom-call, infeed, outfeed, send or recv) runs to completion on the
 // reference evaluator with seeded arguments; collective modules run on the
-// replica and partition counts of their header.
+// replica and partition counts of their header. Those that would need more
+// host memory than the test allows stop before they allocate, and say so.
+#include <cstdlib>
 #include <iostream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/eval/evaluation_memory.h"
 #include "core/eval/hlo_evaluator.h"
 #include "core/eval/random_arguments.h"
 #include "core/eval/spmd_evaluator.h"
@@ -36,30 +40,16 @@ std::optional<HloOpcode> ForeignOpcode(const HloModule& module) {
   return std::nullopt;
 }
 
-// The largest value any instruction of `module` holds, in bytes.
-double LargestValueBytes(const HloModule& module) {
-  double largest = 0;
-  for (const HloComputation* c : module.computations()) {
-    for (const HloInstruction* i : c->instructions()) {
-      if (!i->shape().IsArray()) continue;
-      double bytes = primitive_util::ByteWidth(i->shape().element_type());
-      for (int64_t d : i->shape().dimensions()) bytes *= double(d);
-      largest = std::max(largest, bytes);
-    }
-  }
-  return largest;
-}
-
 TEST(EvalCorpusTest, EveryRunnableModuleRunsToCompletion) {
   auto dir = testing::CorpusDir();
   if (!dir) GTEST_SKIP() << "no corpus folder on this machine";
   int ran = 0, foreign = 0, unparsed = 0, too_large = 0;
-  // Modules written for TPU pods hold tensors of tens of GiB; a test machine
-  // evaluates those up to this size.
-  constexpr double kHostBudget = double(int64_t{1} << 30);
+  // Modules written for TPU pods hold tensors of tens of GiB: the test
+  // machine evaluates those whose planned peak fits 8 GiB, and the others
+  // must say so before they allocate.
+  setenv("SYSTOLIC_MEMORY_LIMIT", "8G", /*overwrite=*/1);
   EvaluatorOptions options;
   options.max_while_iterations = 1000000;  // a runaway loop fails instead of hanging the test
-  options.max_value_bytes = int64_t(kHostBudget);
   for (const auto& path : testing::FilesUnder(*dir / "hlo", {".hlo", ".hlotxt"})) {
     const std::string text = testing::ReadFileOrDie(path);
     for (const HloTextChunk& chunk : SplitHloText(text)) {
@@ -79,17 +69,20 @@ TEST(EvalCorpusTest, EveryRunnableModuleRunsToCompletion) {
         ++foreign;
         continue;
       }
-      if (LargestValueBytes(**module) > kHostBudget) {
-        ++too_large;
-        std::cout << "too large for this host: " << where << "\n";
-        continue;
-      }
       const HloComputation& entry = *(*module)->entry_computation();
       // Header counts, raised to what the collectives name (pass-test modules
       // keep their device counts in C++).
       const SpmdDeviceCounts counts = RequiredDeviceCounts(**module);
       const int64_t replicas = counts.replicas;
       const int64_t partitions = counts.partitions;
+      if (absl::Status fits = eval::CheckEvaluationFits(**module, replicas * partitions);
+          !fits.ok()) {
+        ++too_large;
+        EXPECT_EQ(fits.code(), absl::StatusCode::kResourceExhausted) << where << ": " << fits;
+        EXPECT_TRUE(absl::StrContains(fits.message(), "--timing-only")) << where << ": " << fits;
+        std::cout << "too large for this host: " << where << "\n";
+        continue;
+      }
       absl::Status status;
       if (replicas * partitions == 1) {
         HloEvaluator evaluator(options);
@@ -107,7 +100,7 @@ TEST(EvalCorpusTest, EveryRunnableModuleRunsToCompletion) {
   }
   std::cout << "evaluated " << ran << " corpus modules; skipped " << foreign
             << " needing custom-call / infeed / outfeed / send / recv, " << too_large
-            << " with values over 1 GiB and " << unparsed << " that do not parse or verify\n";
+            << " needing over 8 GiB and " << unparsed << " that do not parse or verify\n";
   EXPECT_GT(ran, 0);
 }
 

@@ -47,6 +47,28 @@ TEST(RunCommand, JsonReportsTimeBelowPeakAndNoDifferenceFromTheReference) {
   ASSERT_EQ(j["outputs"].size(), 1u);
 }
 
+// Memory is planned before any value is made: over the limit, the run
+// stops with the largest values and the way out; timing needs no values.
+TEST(RunCommand, AProgramOverTheMemoryLimitStopsBeforeItRuns) {
+  CliResult over = RunCli("run " + SampleHlo("mlp_layer.hlo") + " --memory-limit 64k");
+  EXPECT_EQ(over.exit_code, 1) << over.out;
+  EXPECT_THAT(over.out, HasSubstr("evaluating mlp_layer needs about 108.8 KiB of host memory"));
+  EXPECT_THAT(over.out, HasSubstr("64.0 KiB may be used (SYSTOLIC_MEMORY_LIMIT)"));
+  EXPECT_THAT(over.out, HasSubstr("%w f32[64,128] 32.0 KiB"));
+  EXPECT_THAT(over.out, HasSubstr("--timing-only"));
+  CliResult eval = RunCli("eval " + SampleHlo("mlp_layer.hlo") + " --memory-limit 64k");
+  EXPECT_NE(eval.exit_code, 0) << eval.out;
+  EXPECT_THAT(eval.out, HasSubstr("needs about 108.8 KiB"));
+  CliResult timing =
+      RunCli("run " + SampleHlo("mlp_layer.hlo") + " --memory-limit 64k --timing-only");
+  EXPECT_EQ(timing.exit_code, 0) << timing.out;
+  CliResult enough = RunCli("run " + SampleHlo("mlp_layer.hlo") + " --memory-limit 1M");
+  EXPECT_EQ(enough.exit_code, 0) << enough.out;
+  CliResult bad = RunCli("run " + SampleHlo("mlp_layer.hlo") + " --memory-limit lots");
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_THAT(bad.out, HasSubstr("'lots' is not a memory size"));
+}
+
 TEST(RunCommand, TextPrintsTheOpTableAndTheProfileReadsBack) {
   const std::string profile = CliTempPath("mlp.sysprof");
   CliResult r = RunCli("run " + SampleHlo("mlp_layer.hlo") + " --timing-only --profile " + profile);
