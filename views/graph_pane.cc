@@ -4,7 +4,7 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QEvent>
-#include <QFile>
+#include <QSaveFile>
 #include <QGraphicsScene>
 #include <QHBoxLayout>
 #include <QImage>
@@ -523,15 +523,19 @@ void GraphPane::ShowContextMenu(int node, int cluster, const QPoint& where) {
 bool GraphPane::ExportSvg(const QString& path) const {
   if (!layout_.ok) return false;
   const QRectF source = scene_->sceneRect();
+  // QSaveFile writes beside the file and renames it into place on commit:
+  // a crash mid-export never leaves half a file.
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return false;
   QSvgGenerator generator;
-  generator.setFileName(path);
+  generator.setOutputDevice(&file);
   generator.setSize(source.size().toSize());
   generator.setViewBox(QRectF(QPointF(0, 0), source.size()));
   generator.setTitle(QString::fromStdString(computation_->name()));
   QPainter painter;
   if (!painter.begin(&generator)) return false;
   scene_->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
-  return painter.end();
+  return painter.end() && file.commit();
 }
 
 bool GraphPane::ExportPng(const QString& path) const {
@@ -545,7 +549,8 @@ bool GraphPane::ExportPng(const QString& path) const {
   painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   scene_->render(&painter, QRectF(QPointF(0, 0), image.size()), source);
   painter.end();
-  return image.save(path, "PNG");
+  QSaveFile file(path);
+  return file.open(QIODevice::WriteOnly) && image.save(&file, "PNG") && file.commit();
 }
 
 bool GraphPane::ExportDot(const QString& path) const {
@@ -554,9 +559,9 @@ bool GraphPane::ExportDot(const QString& path) const {
   options.want_dot = true;
   const GraphLayoutResult result = GraphLayout::Run(*visible_, MeasureNodes(*visible_), options);
   if (!result.ok || result.dot.isEmpty()) return false;
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
-  return file.write(result.dot) == result.dot.size();
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return false;
+  return file.write(result.dot) == result.dot.size() && file.commit();
 }
 
 }  // namespace systolic::views

@@ -36,7 +36,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -52,6 +51,7 @@
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/device_plan.h"
+#include "core/hlo/atomic_file.h"
 #include "core/stablehlo/program_file.h"
 #include "nlohmann/json.hpp"
 
@@ -80,14 +80,6 @@ RooflineParameters RooflineFor(const device::ChipSpec& spec) {
   return p;
 }
 
-absl::Status WriteFile(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path.string()));
-  return absl::OkStatus();
-}
-
 // D/00_input.hlo, D/01_dce.hlo, ... (wider numbers when there are more).
 absl::Status DumpSnapshots(const CompilationHistory& history, const std::filesystem::path& dir) {
   std::error_code ec;
@@ -96,7 +88,7 @@ absl::Status DumpSnapshots(const CompilationHistory& history, const std::filesys
   const int width = std::max<int>(2, int(std::to_string(history.size() - 1).size()));
   for (const PassSnapshot& s : history.snapshots()) {
     const std::string name = absl::StrFormat("%0*d_%s.hlo", width, s.index, s.pass_name);
-    absl::Status written = WriteFile(dir / name, s.hlo_text());
+    absl::Status written = WriteFileAtomically((dir / name).string(), s.hlo_text());
     if (!written.ok()) return written;
   }
   return absl::OkStatus();

@@ -8,6 +8,7 @@
 #include <QDragEnterEvent>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QSaveFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFutureWatcher>
@@ -547,7 +548,10 @@ void MainWindow::WhenIdle(std::function<void()> done, int timeout_ms) {
   timer->start(50);
 }
 
-bool MainWindow::SaveScreenshot(const QString& path) { return grab().save(path, "PNG"); }
+bool MainWindow::SaveScreenshot(const QString& path) {
+  QSaveFile file(path);  // renamed into place only when whole
+  return file.open(QIODevice::WriteOnly) && grab().save(&file, "PNG") && file.commit();
+}
 
 void MainWindow::OpenWithDialog() {
   QSettings settings;

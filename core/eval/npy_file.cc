@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "core/eval/shape_ops.h"
+#include "core/hlo/atomic_file.h"
 
 namespace systolic {
 namespace {
@@ -336,11 +337,7 @@ absl::StatusOr<std::string> SerializeNpy(const Literal& literal) {
 absl::Status WriteNpyFile(const std::string& path, const Literal& literal) {
   auto bytes = SerializeNpy(literal);
   if (!bytes.ok()) return bytes.status();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return absl::PermissionDeniedError(absl::StrCat("cannot write ", path));
-  out.write(bytes->data(), std::streamsize(bytes->size()));
-  if (!out) return absl::DataLossError(absl::StrCat("writing ", path, " failed"));
-  return absl::OkStatus();
+  return WriteFileAtomically(path, *bytes);
 }
 
 }  // namespace systolic

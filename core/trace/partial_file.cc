@@ -6,9 +6,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "core/hlo/atomic_file.h"
 
 namespace systolic::trace {
 namespace {
@@ -59,17 +59,7 @@ absl::Status PartialFile::Commit() {
   const int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0) return ErrnoError("cannot close", partial_path_);
-  if (std::rename(partial_path_.c_str(), path_.c_str()) != 0) {
-    return ErrnoError(absl::StrCat("cannot rename ", partial_path_, " to"), path_);
-  }
-  // The rename itself survives a machine crash once the folder is synced.
-  const std::string folder = std::filesystem::path(path_).parent_path().string();
-  const int dir = ::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
-  return absl::OkStatus();
+  return RenameIntoPlace(partial_path_, path_);
 }
 
 void PartialFile::Abandon() {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "absl/strings/str_cat.h"
+#include "core/hlo/atomic_file.h"
 #include "core/trace/byte_sink.h"
 
 namespace systolic::trace {
@@ -17,7 +17,7 @@ class PartialFile : public ByteSink {
  public:
   // Creates (or truncates) `PartialPath(path)`.
   static absl::StatusOr<std::unique_ptr<PartialFile>> Create(const std::string& path);
-  static std::string PartialPath(const std::string& path) { return absl::StrCat(path, ".partial"); }
+  static std::string PartialPath(const std::string& path) { return PartialPathOf(path); }
   ~PartialFile() override;  // closes; the partial file stays
 
   absl::Status Write(absl::string_view bytes) override;
