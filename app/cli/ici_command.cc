@@ -22,34 +22,12 @@
 #include "core/device/collective_lowering.h"
 #include "core/device/ici_collectives.h"
 #include "core/device/slice.h"
+#include "core/hlo/host_memory.h"
 #include "core/stablehlo/program_file.h"
 #include "nlohmann/json.hpp"
 
 namespace systolic::cli {
 namespace {
-
-// "4096", "64KiB", "1GiB", "1.5MB".
-absl::StatusOr<int64_t> ParseByteSize(absl::string_view text) {
-  static const std::pair<const char*, double> kUnits[] = {
-      {"KiB", 1024.0}, {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024},
-      {"KB", 1e3},     {"MB", 1e6},            {"GB", 1e9},
-      {"B", 1}};
-  double scale = 1;
-  absl::string_view number = absl::StripAsciiWhitespace(text);
-  for (const auto& [suffix, factor] : kUnits) {
-    if (absl::EndsWith(number, suffix)) {
-      number.remove_suffix(strlen(suffix));
-      scale = factor;
-      break;
-    }
-  }
-  double value = 0;
-  if (!absl::SimpleAtod(number, &value) || value < 0 || value * scale > 1e15) {
-    return absl::InvalidArgumentError(
-        absl::StrFormat("--bytes: '%s' is not a size (e.g. 4096, 64KiB, 1GiB)", text));
-  }
-  return int64_t(value * scale);
-}
 
 // Every collective of the program at `path`, timed on `topology`.
 int ReportProgram(const std::string& path, const device::IciTopology& topology, bool json,
@@ -115,7 +93,9 @@ int RunIci(const CliArgs& args, std::ostream& out, std::ostream& err) {
   auto collective = device::ParseIciCollective(args.GetOr("collective", "all-reduce"));
   if (!collective.ok()) return fail(collective.status());
   auto bytes = ParseByteSize(args.GetOr("bytes", "1GiB"));
-  if (!bytes.ok()) return fail(bytes.status());
+  if (!bytes.ok()) {
+    return fail(absl::InvalidArgumentError(absl::StrCat("--bytes: ", bytes.status().message())));
+  }
 
   auto timing = device::TimeCollective(*topology, *collective, *bytes);
   if (!timing.ok()) return fail(timing.status());

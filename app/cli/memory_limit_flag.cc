@@ -5,14 +5,15 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "core/eval/evaluation_memory.h"
+#include "core/hlo/host_memory.h"
 
 namespace systolic::cli {
 
 absl::Status ApplyMemoryLimitFlag(const CliArgs& args) {
   const std::optional<std::string> limit = args.Get("memory-limit");
   if (!limit) return absl::OkStatus();
-  absl::StatusOr<int64_t> bytes = eval::ParseByteSize(*limit);
+  absl::StatusOr<int64_t> bytes = ParseByteSize(*limit);
+  if (bytes.ok() && *bytes == 0) bytes = absl::InvalidArgumentError("a limit of 0 bytes");
   if (!bytes.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--memory-limit: ", bytes.status().message()));
   }

@@ -1,36 +1,16 @@
 #include "core/eval/evaluation_memory.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
-#include <fstream>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/strings/ascii.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/strip.h"
+#include "core/hlo/host_memory.h"
 #include "core/hlo/human_bytes.h"
 
 namespace systolic::eval {
 namespace {
 
 constexpr size_t kValuesNamed = 5;
-
-// MemAvailable from /proc/meminfo, in bytes.
-std::optional<int64_t> MemAvailable() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  int64_t kib = 0;
-  std::string unit;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return std::nullopt;
-}
 
 class Planner {
  public:
@@ -101,60 +81,6 @@ class Planner {
 };
 
 }  // namespace
-
-double ShapeBytes(const Shape& shape) {
-  if (shape.IsTuple()) {
-    double total = 0;
-    for (const Shape& s : shape.tuple_shapes()) total += ShapeBytes(s);
-    return total;
-  }
-  if (!shape.IsArray()) return 0;
-  double n = primitive_util::ByteWidth(shape.element_type());
-  for (int64_t d : shape.dimensions()) n *= double(std::max<int64_t>(d, 0));
-  return n;
-}
-
-absl::StatusOr<int64_t> ParseByteSize(absl::string_view text) {
-  const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(text));
-  absl::string_view t = lower;
-  if (!absl::ConsumeSuffix(&t, "ib")) absl::ConsumeSuffix(&t, "b");
-  double scale = 1;
-  const std::pair<char, double> units[] = {
-      {'k', 1024.0}, {'m', 1024.0 * 1024}, {'g', 1024.0 * 1024 * 1024},
-      {'t', 1024.0 * 1024 * 1024 * 1024}};
-  for (const auto& [suffix, factor] : units) {
-    if (!t.empty() && t.back() == suffix) {
-      t.remove_suffix(1);
-      scale = factor;
-    }
-  }
-  double value = 0;
-  if (!absl::SimpleAtod(t, &value) || !std::isfinite(value) || value <= 0 ||
-      value * scale > 9.0e18) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", text, "' is not a memory size (bytes, or with K, M, G or T: 8G)"));
-  }
-  return int64_t(value * scale);
-}
-
-absl::StatusOr<HostMemory> HostMemoryLimit() {
-  if (const char* limit = std::getenv("SYSTOLIC_MEMORY_LIMIT"); limit != nullptr && *limit) {
-    absl::StatusOr<int64_t> bytes = ParseByteSize(limit);
-    if (!bytes.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("SYSTOLIC_MEMORY_LIMIT: ", bytes.status().message()));
-    }
-    return HostMemory{*bytes, "SYSTOLIC_MEMORY_LIMIT"};
-  }
-  if (std::optional<int64_t> available = MemAvailable()) {
-    return HostMemory{*available, "MemAvailable in /proc/meminfo"};
-  }
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0) {
-    return HostMemory{int64_t(pages) * int64_t(page) / 2, "half the physical memory"};
-  }
-  return HostMemory{int64_t{8} << 30, "an assumed 8 GiB"};
-}
 
 EvaluationMemory PlanEvaluationMemory(const HloComputation& computation) {
   return Planner().Plan(computation);

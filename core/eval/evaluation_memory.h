@@ -11,29 +11,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/status/statusor.h"
-#include "absl/strings/string_view.h"
 #include "core/hlo/hlo_computation.h"
 #include "core/hlo/hlo_module.h"
+#include "core/hlo/host_memory.h"
 
 namespace systolic::eval {
-
-// The bytes of a value of `shape` (a tuple's elements summed); a double so
-// that impossible shapes do not overflow.
-double ShapeBytes(const Shape& shape);
-
-// "8G", "512M", "64k", "1.5T", "1000000" (bytes); powers of 1024.
-absl::StatusOr<int64_t> ParseByteSize(absl::string_view text);
-
-struct HostMemory {
-  int64_t bytes = 0;
-  std::string source;  // "SYSTOLIC_MEMORY_LIMIT", "MemAvailable", ...
-};
-
-// What evaluation may use: SYSTOLIC_MEMORY_LIMIT when set (`--memory-limit`
-// sets it), else the memory /proc/meminfo says is available, else half the
-// physical memory. A malformed SYSTOLIC_MEMORY_LIMIT is an error.
-absl::StatusOr<HostMemory> HostMemoryLimit();
 
 struct LiveValue {
   const HloInstruction* instruction = nullptr;

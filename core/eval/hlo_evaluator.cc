@@ -511,7 +511,7 @@ class HloEvaluator::Impl {
   // Dispatch, refusing values too large for the host and checking that the
   // value has the instruction's shape.
   absl::StatusOr<Literal> DispatchChecked(const HloInstruction& instr, Operands& ops) {
-    const double bytes = eval::ShapeBytes(instr.shape());
+    const double bytes = ShapeBytes(instr.shape());
     if (bytes > double(value_limit_)) {
       return absl::ResourceExhaustedError(absl::StrCat(
           "its value needs ", bytes / double(1 << 20), " MiB, over the evaluator's limit of ",

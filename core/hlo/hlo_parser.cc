@@ -19,6 +19,7 @@
 #include "core/hlo/element_convert.h"
 #include "core/hlo/hlo_lexer.h"
 #include "core/hlo/hlo_verifier.h"
+#include "core/hlo/host_memory.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic {
@@ -1448,6 +1449,13 @@ absl::StatusOr<Literal> HloParserImpl::ParseLiteral(const Shape& shape) {
     return lex_.ErrorHere(absl::StrCat("cannot write a constant of shape ", shape.ToString()));
   }
   Shape static_shape(shape.element_type(), shape.dimensions());
+  // A constant is held whole (an elided one as zeros): one larger than the
+  // host may use is an error here, not an allocation that fails.
+  if (absl::Status fits = CheckValueFitsHost(ShapeBytes(static_shape),
+                                             absl::StrCat("a constant of ", shape.ToString()));
+      !fits.ok()) {
+    return lex_.ErrorHere(fits.message());
+  }
   Literal literal(static_shape);
   if (shape.rank() == 0) {
     SYSTOLIC_RETURN_IF_ERROR(ParseLiteralElement(&literal, 0));

@@ -66,7 +66,7 @@ TEST(RunCommand, AProgramOverTheMemoryLimitStopsBeforeItRuns) {
   EXPECT_EQ(enough.exit_code, 0) << enough.out;
   CliResult bad = RunCli("run " + SampleHlo("mlp_layer.hlo") + " --memory-limit lots");
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
-  EXPECT_THAT(bad.out, HasSubstr("'lots' is not a memory size"));
+  EXPECT_THAT(bad.out, HasSubstr("'lots' is not a size"));
 }
 
 TEST(RunCommand, TextPrintsTheOpTableAndTheProfileReadsBack) {

@@ -35,7 +35,10 @@ TEST(EvaluationMemory, SizesParseWithTheirUnits) {
   EXPECT_EQ(ParseByteSize("1.5k").value(), 1536);
   EXPECT_EQ(ParseByteSize("2GiB").value(), int64_t{2} << 30);
   EXPECT_EQ(ParseByteSize("1000").value(), 1000);
-  for (const char* bad : {"", "G", "lots", "-1G", "0", "8Q", "1e30T"}) {
+  EXPECT_EQ(ParseByteSize("1.5MB").value(), 1500000);
+  EXPECT_EQ(ParseByteSize("64KiB").value(), 65536);
+  EXPECT_EQ(ParseByteSize("0").value(), 0);
+  for (const char* bad : {"", "G", "lots", "-1G", "8Q", "1e30T"}) {
     EXPECT_FALSE(ParseByteSize(bad).ok()) << bad;
   }
 }
@@ -53,6 +56,10 @@ TEST(EvaluationMemory, TheLimitComesFromTheEnvironmentOrTheHost) {
     absl::StatusOr<HostMemory> host = HostMemoryLimit();
     ASSERT_FALSE(host.ok());
     EXPECT_TRUE(absl::StrContains(host.status().message(), "SYSTOLIC_MEMORY_LIMIT")) << host.status();
+  }
+  {
+    ScopedMemoryLimit limit("0");
+    EXPECT_FALSE(HostMemoryLimit().ok());
   }
   absl::StatusOr<HostMemory> host = HostMemoryLimit();
   ASSERT_TRUE(host.ok());

@@ -91,6 +91,19 @@ ENTRY e {
   ExpectRoundTrip(m->ToString());
 }
 
+// A constant is held whole, even elided: one larger than the host may use
+// is an error at its place, not an allocation that fails.
+TEST(HloParser, AConstantLargerThanTheHostIsAnError) {
+  auto m = ParseAndReturnUnverifiedModule(R"(HloModule huge
+ENTRY e {
+  ROOT c = f32[99999999,999] constant({...})
+})");
+  ASSERT_FALSE(m.ok());
+  EXPECT_THAT(m.status().message(), HasSubstr("3:"));
+  EXPECT_THAT(m.status().message(),
+              HasSubstr("a constant of f32[99999999,999] holds 372.2 GiB, more than the"));
+}
+
 TEST(HloParser, EveryAttributeKindRoundTrips) {
   ExpectRoundTrip(R"(
 HloModule attrs, is_scheduled=true, input_output_alias={ {0}: (0, {}, must-alias) }, buffer_donor={ (1, {}) }, replica_count=2, num_partitions=4, frontend_attributes={a="b"}
