@@ -307,13 +307,16 @@ HloLexer::Location HloLexer::raw_location() const {
 }
 
 absl::Status HloLexer::Error(const Location& where, absl::string_view message) const {
-  size_t offset = std::min(where.offset, text_.size());
-  size_t line_begin = offset - (where.column - 1 <= int(offset) ? where.column - 1 : offset);
+  // The line and caret come from the offset itself, so a location whose
+  // column is off still prints (and never reads past the text).
+  const size_t offset = std::min(where.offset, text_.size());
+  const size_t newline = offset == 0 ? absl::string_view::npos : text_.rfind('\n', offset - 1);
+  const size_t line_begin = newline == absl::string_view::npos ? 0 : newline + 1;
   size_t line_end = text_.find('\n', line_begin);
   if (line_end == absl::string_view::npos) line_end = text_.size();
   std::string line(text_.substr(line_begin, line_end - line_begin));
   // Long lines are cut around the column so the caret stays readable.
-  int caret = where.column - 1;
+  int caret = int(offset - line_begin);
   if (line.size() > 160 && caret > 80) {
     size_t cut = size_t(caret - 60);
     line = "..." + line.substr(cut, 160);

@@ -4,6 +4,14 @@
 
 namespace systolic::mlir {
 
+Attribute::Attribute() = default;
+Attribute::~Attribute() = default;
+Attribute::Attribute(const Attribute&) = default;
+Attribute::Attribute(Attribute&&) noexcept = default;
+Attribute& Attribute::operator=(const Attribute&) = default;
+Attribute& Attribute::operator=(Attribute&&) noexcept = default;
+
+
 absl::StatusOr<Shape> Type::ToShape() const {
   switch (kind) {
     case Kind::kTensor: {

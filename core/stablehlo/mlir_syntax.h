@@ -54,6 +54,15 @@ struct Attribute {
     kStruct,      // #stablehlo.gather<offset_dims = [..], ...>
     kPairs,       // [0] x [1]: the lhs and rhs lists of dot dimension numbers
   };
+  // Defined where Attribute is complete: `fields` holds pairs of
+  // Attributes, which some compilers cannot instantiate inside the class.
+  Attribute();
+  ~Attribute();
+  Attribute(const Attribute&);
+  Attribute(Attribute&&) noexcept;
+  Attribute& operator=(const Attribute&);
+  Attribute& operator=(Attribute&&) noexcept;
+
   Kind kind = Kind::kUnit;
   bool bool_value = false;
   int64_t int_value = 0;

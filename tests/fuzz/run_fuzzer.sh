@@ -8,7 +8,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus"
 for dir in "$@"; do
   [ -d "$dir" ] || continue
-  find "$dir" -type f \( -name '*.hlo' -o -name '*.hlotxt' -o -name '*.mlir' -o -name '*.seed' \) \
+  find "$dir" -type f \( -name '*.hlo' -o -name '*.hlotxt' -o -name '*.mlir' -o -name '*.seed' \
+    -o -name '*.npy' -o -name '*.textproto' \) \
     -size -256k -exec cp {} "$work/corpus/" \; 2>/dev/null || true
 done
 cd "$work"
