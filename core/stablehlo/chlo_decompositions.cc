@@ -23,6 +23,16 @@ class Emitter {
   HloInstruction* Binary(HloOpcode opcode, HloInstruction* x, HloInstruction* y) {
     return b_.Add(HloInstruction::CreateBinary(x->shape(), opcode, x, y), op_);
   }
+  // real / imag of a complex x: its component type.
+  HloInstruction* Part(HloOpcode opcode, HloInstruction* x) {
+    Shape part = x->shape();
+    part.set_element_type(primitive_util::ComplexComponentType(part.element_type()));
+    return b_.Add(HloInstruction::CreateUnary(part, opcode, x), op_);
+  }
+  // The complex number re + i·im, of the complex type `like` has.
+  HloInstruction* MakeComplex(HloInstruction* re, HloInstruction* im, const Shape& like) {
+    return b_.Add(HloInstruction::CreateBinary(like, HloOpcode::kComplex, re, im), op_);
+  }
   // A constant of x's element type broadcast to x's shape.
   HloInstruction* Constant(double value, HloInstruction* like) {
     Literal scalar(Shape(like->shape().element_type(), {}));
@@ -170,8 +180,8 @@ void AddChloConverters(absl::flat_hash_map<std::string, OpConverter>* converters
   });
   m["chlo.conj"] = Elementwise([](Emitter& e, HloInstruction* x) -> HloInstruction* {
     if (!primitive_util::IsComplexType(x->shape().element_type())) return x;
-    return e.Binary(HloOpcode::kComplex, e.Unary(HloOpcode::kReal, x),
-                    e.Unary(HloOpcode::kNegate, e.Unary(HloOpcode::kImag, x)));
+    return e.MakeComplex(e.Part(HloOpcode::kReal, x),
+                         e.Unary(HloOpcode::kNegate, e.Part(HloOpcode::kImag, x)), x->shape());
   });
   // (e^x - e^-x) / 2 and (e^x + e^-x) / 2
   m["chlo.sinh"] = Elementwise([](Emitter& e, HloInstruction* x) {

@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/hlo/hlo_lexer.h"
+#include "core/hlo/host_memory.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic::mlir {
@@ -406,8 +407,16 @@ absl::Status MlirParser::ParsePrettyOperation(Operation* op) {
 absl::Status MlirParser::ParsePrettyDefault(Operation* op) {
   int words = 0;
   bool first = true;
+  // CHLO's call-like form: chlo.top_k(%x, k = 2).
+  bool parenthesized = lex_.Peek() == '(' && lex_.PeekAt(1) == '%';
+  if (parenthesized) lex_.TryConsume('(');
   while (true) {
     char c = lex_.Peek();
+    if (parenthesized && c == ')') {
+      lex_.TryConsume(')');
+      parenthesized = false;
+      continue;
+    }
     if (c == ':' || c == '\0' || c == '}') break;
     if (c == '{') {
       SYSTOLIC_RETURN_IF_ERROR(ParseAttributeDictionary(&op->attributes));
@@ -499,10 +508,13 @@ absl::Status MlirParser::ParseResultTypes(Operation* op) {
   } while (lex_.TryConsume(','));
   if (lex_.TryConsume("->")) {
     types.clear();
+    // Several results are parenthesized: `-> (A, B)`.
+    const bool listed = lex_.TryConsume('(');
     do {
       SYSTOLIC_ASSIGN_OR_RETURN(Type t, ParseType());
       types.push_back(std::move(t));
     } while (lex_.TryConsume(','));
+    if (listed) SYSTOLIC_RETURN_IF_ERROR(lex_.Expect(')', "to close the result types"));
   }
   if (types.size() == 1 && types[0].kind == Type::Kind::kFunction) {
     op->result_types = std::move(types[0].results);
@@ -803,9 +815,12 @@ absl::StatusOr<std::string> MlirParser::ParseBalanced(char open, char close,
   int depth = 1;
   std::string out;
   bool in_string = false;
+  char previous = open;
   while (true) {
     Location here = lex_.raw_location();
     absl::string_view chunk = lex_.ScanWhile([&](char c) {
+      const char before = previous;
+      previous = c;
       if (in_string) {
         if (c == '"') in_string = false;
         return true;
@@ -815,7 +830,8 @@ absl::StatusOr<std::string> MlirParser::ParseBalanced(char open, char close,
         return true;
       }
       if (c == open) ++depth;
-      if (c == close && --depth == 0) return false;
+      // The arrow of `[b, 0, f]x[0, i, o]->[b, 0, f]` closes nothing.
+      if (c == close && !(close == '>' && before == '-') && --depth == 0) return false;
       return c != '\n';
     });
     out += std::string(chunk);
@@ -1325,6 +1341,10 @@ absl::StatusOr<Literal> DecodeDenseElements(absl::string_view content, const Typ
     return absl::InvalidArgumentError(absl::StrCat("dense<> of non-tensor type ", type.text));
   }
   shape = Shape(shape.element_type(), shape.dimensions());
+  // A constant is held whole: one larger than the host may use is an error,
+  // not an allocation that fails.
+  SYSTOLIC_RETURN_IF_ERROR(
+      CheckValueFitsHost(ShapeBytes(shape), absl::StrCat("dense<> of ", type.text)));
   Literal literal(shape);
   content = absl::StripAsciiWhitespace(content);
   int64_t count = literal.element_count();

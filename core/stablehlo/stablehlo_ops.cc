@@ -1028,8 +1028,9 @@ Results ConvertTriangularSolve(ComputationBuilder& b, const Operation& op, const
 Results ConvertFft(ComputationBuilder& b, const Operation& op, const Operands& ops,
                    const Shapes& shapes) {
   SYSTOLIC_ASSIGN_OR_RETURN(Shape s, Single(b, op, shapes));
-  std::string t = EnumText(op.Attr("fft_type"));
-  SYSTOLIC_ASSIGN_OR_RETURN(auto length, Ints(b, op, {"fft_length"}));
+  // The generic form's names, then the pretty form's (`type = FFT, length = [4]`).
+  std::string t = EnumText(FindAttr(op, {"fft_type", "type"}));
+  SYSTOLIC_ASSIGN_OR_RETURN(auto length, Ints(b, op, {"fft_length", "length"}));
   auto instr = HloInstruction::Create(HloOpcode::kFft, s, ops);
   instr->set_fft_type(t == "IFFT"    ? FftType::kIfft
                       : t == "RFFT"  ? FftType::kRfft
@@ -1041,7 +1042,7 @@ Results ConvertFft(ComputationBuilder& b, const Operation& op, const Operands& o
 
 Results ConvertGetDimensionSize(ComputationBuilder& b, const Operation& op, const Operands& ops,
                                 const Shapes& shapes) {
-  SYSTOLIC_ASSIGN_OR_RETURN(int64_t dim, Int(b, op, {"dimension"}));
+  SYSTOLIC_ASSIGN_OR_RETURN(int64_t dim, Int(b, op, {"dimension", "dim"}));
   auto instr = HloInstruction::Create(HloOpcode::kGetDimensionSize, Shape(S32, {}), ops);
   instr->set_dimensions({dim});
   return One(b.Add(std::move(instr), op));

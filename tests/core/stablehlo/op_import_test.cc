@@ -1010,6 +1010,60 @@ TEST(StableHloOpImport, ChloShortFormWithAnArrow) {
   EXPECT_EQ(a->root_instruction()->opcode(), b->root_instruction()->opcode());
 }
 
+// The pretty forms `mlir-opt` prints, with their own attribute names
+// (`dim =`, `type =, length =`), CHLO's call-like top_k with its
+// parenthesized results, a convolution's dimension numbers holding an
+// arrow, and chlo.conj of complex values.
+TEST(StableHloOpImport, PrettyFormsAndTheirAttributeNames) {
+  ExpectAllImport({
+      {"get_dimension_size", R"(func.func @main() -> tensor<i32> {
+  %x = stablehlo.constant dense<1.0> : tensor<3x4xf32>
+  %0 = stablehlo.get_dimension_size %x, dim = 1 : (tensor<3x4xf32>) -> tensor<i32>
+  return %0 : tensor<i32>
+})",
+       HloOpcode::kGetDimensionSize, "s32[]", {4}},
+      {"fft", R"(func.func @main() -> tensor<4xcomplex<f32>> {
+  %x = stablehlo.constant dense<[(1.0, 0.0), (2.0, 0.0), (3.0, 0.0), (4.0, 0.0)]> : tensor<4xcomplex<f32>>
+  %0 = stablehlo.fft %x, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  return %0 : tensor<4xcomplex<f32>>
+})",
+       HloOpcode::kFft, "c64[4]", {10, 0, -2, 2, -2, 0, -2, -2}, kInexact},
+      {"chlo.top_k", R"(func.func @main() -> (tensor<2xf32>, tensor<2xi32>) {
+  %x = stablehlo.constant dense<[1.0, 5.0, 3.0, 4.0]> : tensor<4xf32>
+  %values, %indices = chlo.top_k(%x, k = 2) : tensor<4xf32> -> (tensor<2xf32>, tensor<2xi32>)
+  return %values, %indices : tensor<2xf32>, tensor<2xi32>
+})",
+       HloOpcode::kTuple, "(f32[2], s32[2])", {5, 4, 1, 3}},
+      {"convolution with an arrow", R"(func.func @main() -> tensor<1x2x1xf32> {
+  %lhs = stablehlo.constant dense<[[[1.0], [2.0], [3.0], [4.0]]]> : tensor<1x4x1xf32>
+  %rhs = stablehlo.constant dense<1.0> : tensor<3x1x1xf32>
+  %0 = "stablehlo.convolution"(%lhs, %rhs) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, window_strides = array<i64: 1>} : (tensor<1x4x1xf32>, tensor<3x1x1xf32>) -> tensor<1x2x1xf32>
+  return %0 : tensor<1x2x1xf32>
+})",
+       HloOpcode::kConvolution, "f32[1,2,1]", {6, 9}},
+      {"chlo.conj", R"(func.func @main() -> tensor<2xcomplex<f32>> {
+  %x = stablehlo.constant dense<[(1.0, 2.0), (3.0, -4.0)]> : tensor<2xcomplex<f32>>
+  %0 = chlo.conj %x : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>
+  return %0 : tensor<2xcomplex<f32>>
+})",
+       HloOpcode::kComplex, "c64[2]", {1, -2, 3, 4}},
+  });
+}
+
+// A constant larger than the host may hold is an error at its line, not
+// an allocation that fails.
+TEST(StableHloOpImport, AConstantTooLargeForTheHostIsAnError) {
+  auto module = ParseStableHlo(R"(func.func @main() -> tensor<99999999999x99999xf32> {
+  %0 = stablehlo.constant dense<1.0> : tensor<99999999999x99999xf32>
+  return %0 : tensor<99999999999x99999xf32>
+})", "huge.mlir");
+  ASSERT_FALSE(module.ok());
+  EXPECT_THAT(std::string(module.status().message()),
+              ::testing::HasSubstr("huge.mlir:2:"));
+  EXPECT_THAT(std::string(module.status().message()),
+              ::testing::HasSubstr("holds 35.5 PiB, more than the"));
+}
+
 TEST(StableHloOpImport, MalformedTextGivesLocatedErrors) {
   const std::vector<ErrorCase> cases = {
       {"unknown op", R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
