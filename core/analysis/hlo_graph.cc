@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -15,12 +16,44 @@
 
 namespace systolic::analysis {
 
+namespace {
+
+// JAX's transformations, as they wrap scopes in op_names: `jvp(Model)`,
+// `transpose(jvp(Model))`, `vmap(f)`, `remat(core_fn)`.
+bool IsTransformation(absl::string_view name) {
+  static const auto* const kNames = new absl::flat_hash_set<absl::string_view>{
+      "jit", "pjit", "jvp", "vjp", "transpose", "vmap", "pmap", "xmap", "shard_map", "remat",
+      "remat2", "checkpoint", "custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr",
+      "named_call", "core_call", "closed_call"};
+  return kNames->contains(name);
+}
+
+// The scope a path part names once transformations are folded into what
+// they wrap, so a layer's forward and backward ops share it; empty for a
+// part that names none (a bare `remat`, JAX's inner `jit(main)`).
+absl::string_view FoldedScope(absl::string_view part) {
+  while (!part.empty() && part.back() == ')') {
+    const size_t open = part.find('(');
+    if (open == absl::string_view::npos || !IsTransformation(part.substr(0, open))) break;
+    part = part.substr(open + 1, part.size() - open - 2);
+  }
+  if (IsTransformation(part) || part == "main") return "";
+  return part;
+}
+
+}  // namespace
+
 std::vector<std::string> OpNameScopes(absl::string_view op_name) {
   std::vector<std::string> scopes;
   std::vector<absl::string_view> parts = absl::StrSplit(op_name, '/', absl::SkipEmpty());
   std::string prefix;
+  absl::string_view previous;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    prefix = prefix.empty() ? std::string(parts[i]) : absl::StrCat(prefix, "/", parts[i]);
+    const absl::string_view scope = FoldedScope(parts[i]);
+    // `jvp(Model)/Model` is one layer, not two.
+    if (scope.empty() || scope == previous) continue;
+    previous = scope;
+    prefix = prefix.empty() ? std::string(scope) : absl::StrCat(prefix, "/", scope);
     scopes.push_back(prefix);
   }
   return scopes;

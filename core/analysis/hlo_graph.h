@@ -163,7 +163,11 @@ class HloGraph {
 // fused instruction the computation of the outermost fusion holding it.
 const HloComputation* DisplayedComputation(const HloInstruction& instruction);
 
-// The scopes an op_name lies in: "a/b/c" -> {"a", "a/b"}.
+// The scopes an op_name lies in: "a/b/c" -> {"a", "a/b"}. JAX's
+// transformations fold into the scope they wrap, so the forward and the
+// backward ops of a layer share it: "jit(step)/jvp(Model)/mlp/dot" and
+// "jit(step)/transpose(jvp(Model))/mlp/dot" both lie in "step/Model/mlp";
+// a bare "remat" and the inner "jit(main)" name no scope.
 std::vector<std::string> OpNameScopes(absl::string_view op_name);
 
 // "f32[32,128]" (no layout); long tuples are cut to `max_chars` with "…".

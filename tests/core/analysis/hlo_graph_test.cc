@@ -50,9 +50,29 @@ const GraphEdge* FindEdge(const VisibleGraph& v, const HloInstruction* from,
   return nullptr;
 }
 
+// A JAX step's forward and backward ops of one layer share its scope; the
+// transformations around it and JAX's inner jit(main) are no layers.
+TEST(OpNameScopes, JaxTransformationsFoldIntoTheScopesTheyWrap) {
+  const std::vector<std::string> forward = OpNameScopes(
+      "jit(train_step)/jit(main)/jvp(Model)/Model/decoder/while/body/remat(core_fn)/mlp/dot_general");
+  const std::vector<std::string> backward = OpNameScopes(
+      "jit(train_step)/jit(main)/transpose(jvp(Model))/Model/decoder/while/body/remat(core_fn)/mlp/"
+      "dot_general");
+  EXPECT_THAT(forward, ElementsAre("train_step", "train_step/Model", "train_step/Model/decoder",
+                                   "train_step/Model/decoder/while",
+                                   "train_step/Model/decoder/while/body",
+                                   "train_step/Model/decoder/while/body/core_fn",
+                                   "train_step/Model/decoder/while/body/core_fn/mlp"));
+  EXPECT_EQ(backward, forward);
+  EXPECT_THAT(OpNameScopes("jit(f)/remat/mlp/add"), ElementsAre("f", "f/mlp"));
+  EXPECT_THAT(OpNameScopes("vmap(jvp(f))/g/add"), ElementsAre("f", "f/g"));
+  // Parentheses that are not a transformation stay as written.
+  EXPECT_THAT(OpNameScopes("layer(3)/add"), ElementsAre("layer(3)"));
+}
+
 TEST(OpNameScopes, PrefixesWithoutTheOpItself) {
   EXPECT_THAT(OpNameScopes("a/b/c"), ElementsAre("a", "a/b"));
-  EXPECT_THAT(OpNameScopes("jit(f)/dot_general"), ElementsAre("jit(f)"));
+  EXPECT_THAT(OpNameScopes("jit(f)/dot_general"), ElementsAre("f"));
   EXPECT_THAT(OpNameScopes("aten__sum"), IsEmpty());
   EXPECT_THAT(OpNameScopes(""), IsEmpty());
   EXPECT_THAT(OpNameScopes("/a//b/"), ElementsAre("a"));
@@ -253,14 +273,15 @@ ENTRY %main (x: f32[4]) -> f32[4] {
   auto module = ParseAndReturnUnverifiedModule(kText);
   ASSERT_TRUE(module.ok()) << module.status();
   const HloGraph graph = HloGraph::Build(*(*module)->entry_computation());
-  // jit(f) held only jit(f)/jit(main); "act" held only c.
+  // The transformations fold away (jit(f) is f, jit(main) no layer);
+  // "act" held only c.
   EXPECT_EQ(graph.FindGroup("scope:jit(f)"), -1);
-  EXPECT_EQ(graph.FindGroup("scope:jit(f)/jit(main)/act"), -1);
-  const int32_t main = graph.FindGroup("scope:jit(f)/jit(main)");
+  EXPECT_EQ(graph.FindGroup("scope:f/act"), -1);
+  const int32_t main = graph.FindGroup("scope:f");
   ASSERT_GE(main, 0);
-  EXPECT_EQ(graph.group(main).label, "jit(f)/jit(main)");
+  EXPECT_EQ(graph.group(main).label, "f");
   EXPECT_EQ(graph.group(main).parent, 0);
-  const int32_t dense = graph.FindGroup("scope:jit(f)/jit(main)/dense");
+  const int32_t dense = graph.FindGroup("scope:f/dense");
   ASSERT_GE(dense, 0);
   EXPECT_EQ(graph.group(dense).label, "dense");
   EXPECT_EQ(graph.GroupOf(Find(**module, "c")), main);
