@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "absl/strings/str_cat.h"
+#include "core/hlo/hlo_lexer.h"
 
 namespace systolic {
 
@@ -97,7 +98,13 @@ std::string HloModule::UniqueName(absl::string_view prefix) {
       for (HloInstruction* instr : c->instructions()) names_.insert(instr->name());
     }
   }
+  // A name must print and parse back: characters HLO text cannot hold in
+  // a name (a StableHLO symbol may: @"f$1") become '_'.
   std::string base(prefix);
+  for (char& c : base) {
+    if (!HloLexer::IsNameChar(c)) c = '_';
+  }
+  if (base.empty()) base.push_back('_');
   if (names_.insert(base).second) return base;
   int64_t& counter = name_counters_[base];
   while (true) {

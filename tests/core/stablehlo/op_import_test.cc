@@ -14,6 +14,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "core/eval/hlo_evaluator.h"
+#include "core/hlo/hlo_computation.h"
+#include "core/hlo/hlo_file.h"
 #include "core/hlo/hlo_instruction.h"
 #include "core/hlo/hlo_module.h"
 #include "core/hlo/hlo_opcode.h"
@@ -1062,6 +1064,24 @@ TEST(StableHloOpImport, AConstantTooLargeForTheHostIsAnError) {
               ::testing::HasSubstr("huge.mlir:2:"));
   EXPECT_THAT(std::string(module.status().message()),
               ::testing::HasSubstr("holds 35.5 PiB, more than the"));
+}
+
+// A quoted symbol may hold characters an HLO name cannot: the name is made
+// printable, so the module prints and parses back (found by the fuzzer).
+TEST(StableHloOpImport, QuotedSymbolsBecomeNamesThatRoundTrip) {
+  auto module = ParseStableHlo(R"(func.func @"broadcast_in_$dim"(%x: tensor<2xf32>) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
+func.func @main() -> tensor<2xf32> {
+  %x = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %0 = func.call @"broadcast_in_$dim"(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+})", "quoted.mlir");
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_TRUE(CheckTextRoundTrip(**module).ok()) << CheckTextRoundTrip(**module);
+  bool renamed = false;
+  for (const HloComputation* c : (*module)->computations()) renamed |= c->name() == "broadcast_in__dim";
+  EXPECT_TRUE(renamed);
 }
 
 TEST(StableHloOpImport, MalformedTextGivesLocatedErrors) {
