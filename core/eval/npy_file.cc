@@ -253,11 +253,19 @@ absl::StatusOr<Literal> ParseNpy(absl::string_view bytes, std::optional<Primitiv
     type = *expected;
   }
 
-  int64_t count = 1;
+  // Every extent counts, a zero one too: (0, 1e16, 1e12) holds nothing but
+  // is no shape an array can have.
+  int64_t nonzero = 1;
+  bool empty = false;
   for (int64_t d : header->shape) {
-    if (d != 0 && count > (int64_t{1} << 40) / d) return Corrupt("the shape is implausibly large");
-    count *= d;
+    if (d == 0) {
+      empty = true;
+      continue;
+    }
+    if (nonzero > (int64_t{1} << 40) / d) return Corrupt("the shape is implausibly large");
+    nonzero *= d;
   }
+  const int64_t count = empty ? 0 : nonzero;
   const size_t data_offset = offset + header_length;
   const uint64_t data_bytes = uint64_t(count) * uint64_t(dtype->item_size);
   if (bytes.size() - data_offset < data_bytes) {

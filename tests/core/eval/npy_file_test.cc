@@ -90,6 +90,14 @@ TEST(NpyFileTest, CorruptAndTruncatedFilesAreClearErrors) {
   EXPECT_FALSE(ParseNpy("not a numpy file at all").ok());
   EXPECT_FALSE(ParseNpy(NpyBytes("<q9", "(3,)", data)).ok());
   EXPECT_FALSE(ParseNpy(NpyBytes("<f8", "(3, x)", data)).ok());
+  // An empty array whose other extents no shape can hold (found by the
+  // fuzzer): an error, not an overflow.
+  const std::string huge_empty = NpyBytes("<f4", "(44444444444444444, 444444444444, 0)", "");
+  auto huge_empty_fortran =
+      ParseNpy(NpyBytes("<f4", "(44444444444444444, 444444444444, 0)", "", /*fortran=*/true));
+  ASSERT_FALSE(ParseNpy(huge_empty).ok());
+  EXPECT_NE(ParseNpy(huge_empty).status().message().find("implausibly large"), std::string::npos);
+  EXPECT_FALSE(huge_empty_fortran.ok());
   auto wrong_type = ParseNpy(good, F32);
   ASSERT_FALSE(wrong_type.ok());
   EXPECT_NE(wrong_type.status().message().find("expected f32"), std::string::npos)
