@@ -120,6 +120,9 @@ absl::StatusOr<HloInstruction*> FusionBuilder::Fuse(
   auto fusion_instr =
       HloInstruction::CreateFusion(root->shape(), kind, fusion_operands, fused_raw);
   fusion_instr->SetName(fusion_name);
+  // As XLA does: the fusion carries its (first) output's metadata, so views
+  // group it under that op's layer.
+  fusion_instr->set_metadata(outputs.front()->metadata());
   for (HloInstruction* member : instructions) fusion_instr->MergeProvenanceFrom(*member);
   HloInstruction* fusion = computation->AddInstruction(std::move(fusion_instr));
 

@@ -46,6 +46,25 @@ ENTRY %main (x: f32[64,128], b: f32[128]) -> f32[64,128] {
       << module->ToString();
 }
 
+// A fusion carries its output's metadata, as XLA's do: the graph view
+// groups it under that op's layer.
+TEST(PriorityFusionTest, AFusionCarriesItsOutputsMetadata) {
+  auto module = testing::ParseModule(R"(
+HloModule m
+
+ENTRY %main (x: f32[64,128]) -> f32[64,128] {
+  %x = f32[64,128] parameter(0)
+  %e = f32[64,128] exponential(%x), metadata={op_name="jit(step)/Model/mlp/exp"}
+  ROOT %n = f32[64,128] negate(%e), metadata={op_name="jit(step)/Model/mlp/neg"}
+}
+)");
+  RooflineCostModel model;
+  ASSERT_TRUE(Fuse(module.get(), model));
+  const HloInstruction* root = Root(*module);
+  ASSERT_EQ(root->opcode(), HloOpcode::kFusion);
+  EXPECT_EQ(root->metadata().op_name, "jit(step)/Model/mlp/neg");
+}
+
 TEST(PriorityFusionTest, ProducersFuseIntoAReductionsInput) {
   auto module = testing::ParseModule(R"(
 HloModule m
