@@ -29,7 +29,8 @@ class Planner {
       auto it = last_use.find(value);
       return it == last_use.end() ? order.size() : it->second;
     };
-    std::vector<std::vector<const HloInstruction*>> frees(order.size() + 1);
+    // Positions whose values are freed after each position.
+    std::vector<std::vector<size_t>> frees(order.size() + 1);
     std::vector<double> bytes(order.size(), 0);
     double live_bytes = 0;
     size_t peak_at = 0;
@@ -52,8 +53,8 @@ class Planner {
         plan.peak_bytes = live_bytes + transient;
         peak_at = p;
       }
-      frees[freed_after(instruction)].push_back(instruction);
-      for (const HloInstruction* value : frees[p]) live_bytes -= ShapeBytes(value->shape());
+      frees[freed_after(instruction)].push_back(p);
+      for (size_t value : frees[p]) live_bytes -= bytes[value];
     }
     // The values live at the peak: made by then, freed after it.
     for (size_t q = 0; q <= peak_at && q < order.size(); ++q) {

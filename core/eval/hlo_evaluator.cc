@@ -5,7 +5,6 @@
 #include <new>
 #include <random>
 
-#include <unistd.h>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -24,6 +23,7 @@
 #include "core/eval/scalar_function.h"
 #include "core/eval/shape_ops.h"
 #include "core/eval/sort.h"
+#include "core/hlo/host_memory.h"
 #include "core/hlo/sharding_annotation.h"
 
 namespace systolic {
@@ -185,12 +185,6 @@ bool SameDimensionsAndType(const Shape& a, const Shape& b) {
 }
 
 // Bytes the value of `shape` takes (saturating; tuples add up).
-int64_t DefaultValueLimit() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
-  return int64_t(pages) * int64_t(page) / 2;
-}
-
 absl::Status OutOfMemory() {
   return absl::ResourceExhaustedError("the host ran out of memory evaluating the program");
 }
@@ -216,7 +210,7 @@ class HloEvaluator::Impl {
         device_(device),
         rng_(options.rng_seed),
         rng_state_(options.rng_seed),
-        value_limit_(options.max_value_bytes > 0 ? options.max_value_bytes : DefaultValueLimit()) {}
+        value_limit_(options.max_value_bytes > 0 ? options.max_value_bytes : HalfPhysicalMemory()) {}
 
   const EvaluatorOptions& options() const { return options_; }
   const eval::DeviceContext& device() const { return device_; }

@@ -70,6 +70,12 @@ absl::StatusOr<int64_t> ParseByteSize(absl::string_view text) {
   return int64_t(value * scale);
 }
 
+int64_t HalfPhysicalMemory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return int64_t{8} << 30;
+  return int64_t(pages) * int64_t(page) / 2;
+}
+
 absl::StatusOr<HostMemory> HostMemoryLimit() {
   if (const char* limit = std::getenv("SYSTOLIC_MEMORY_LIMIT"); limit != nullptr && *limit) {
     absl::StatusOr<int64_t> bytes = ParseByteSize(limit);
@@ -83,11 +89,7 @@ absl::StatusOr<HostMemory> HostMemoryLimit() {
   if (std::optional<int64_t> available = MemAvailable()) {
     return HostMemory{*available, "MemAvailable in /proc/meminfo"};
   }
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0) {
-    return HostMemory{int64_t(pages) * int64_t(page) / 2, "half the physical memory"};
-  }
-  return HostMemory{int64_t{8} << 30, "an assumed 8 GiB"};
+  return HostMemory{HalfPhysicalMemory(), "half the physical memory"};
 }
 
 absl::Status CheckValueFitsHost(double bytes, absl::string_view what) {

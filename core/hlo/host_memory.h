@@ -25,6 +25,10 @@ struct HostMemory {
   std::string source;  // "SYSTOLIC_MEMORY_LIMIT", "MemAvailable in /proc/meminfo", ...
 };
 
+// Half the host's physical memory (8 GiB when the system does not say): a
+// bound no single value may pass.
+int64_t HalfPhysicalMemory();
+
 // What a program may use: SYSTOLIC_MEMORY_LIMIT when set (the CLI's
 // --memory-limit sets it), else the memory /proc/meminfo says is available,
 // else half the physical memory. A malformed or zero limit is an error.
