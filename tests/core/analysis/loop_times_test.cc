@@ -8,53 +8,10 @@
 #include "core/device/program_timing.h"
 #include "core/device/run_profile.h"
 #include "core/hlo/hlo_parser.h"
+#include "tests/support/control_flow_programs.h"
 
 namespace systolic::analysis {
 namespace {
-
-// An outer loop of five iterations, each running an inner loop of four.
-constexpr char kNested[] = R"(
-HloModule nested
-inner_cond {
-  p = (s32[], f32[256,256]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  n = s32[] constant(4)
-  ROOT lt = pred[] compare(i, n), direction=LT
-}
-inner_body {
-  p = (s32[], f32[256,256]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  one = s32[] constant(1)
-  next = s32[] add(i, one)
-  a = f32[256,256] get-tuple-element(p), index=1
-  e = f32[256,256] exponential(a)
-  ROOT t = (s32[], f32[256,256]) tuple(next, e)
-}
-outer_cond {
-  p = (s32[], f32[256,256]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  n = s32[] constant(10)
-  ROOT gt = pred[] compare(n, i), direction=GT
-}
-outer_body {
-  p = (s32[], f32[256,256]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  two = s32[] constant(2)
-  next = s32[] add(i, two)
-  a = f32[256,256] get-tuple-element(p), index=1
-  zero = s32[] constant(0)
-  init = (s32[], f32[256,256]) tuple(zero, a)
-  w_in = (s32[], f32[256,256]) while(init), condition=inner_cond, body=inner_body
-  r = f32[256,256] get-tuple-element(w_in), index=1
-  ROOT t = (s32[], f32[256,256]) tuple(next, r)
-}
-ENTRY main {
-  a = f32[256,256] parameter(0)
-  zero = s32[] constant(0)
-  init = (s32[], f32[256,256]) tuple(zero, a)
-  w_out = (s32[], f32[256,256]) while(init), condition=outer_cond, body=outer_body
-  ROOT r = f32[256,256] get-tuple-element(w_out), index=1
-})";
 
 double SecondsOf(const device::ProgramTiming& timing, const std::string& instruction) {
   for (const device::OpTiming& op : timing.ops) {
@@ -68,7 +25,7 @@ TEST(LoopTimesTest, EachLoopsRunsIterationsAndTimeComeBackFromTheProfile) {
   absl::StatusOr<device::ChipSpec> chip = device::LoadChipSpec("v4");
   ASSERT_TRUE(chip.ok()) << chip.status();
   CompilationResult compilation;
-  compilation.module = *ParseAndReturnVerifiedModule(kNested);
+  compilation.module = *ParseAndReturnVerifiedModule(testing::kNestedLoops);
   absl::StatusOr<device::ProgramTiming> timing =
       device::TimeCompiledModule(*compilation.module, *chip);
   ASSERT_TRUE(timing.ok()) << timing.status();
@@ -100,7 +57,8 @@ TEST(LoopTimesTest, EachLoopsRunsIterationsAndTimeComeBackFromTheProfile) {
 }
 
 TEST(LoopTimesTest, ABodyAndAConditionKnowTheLoopThatRunsThem) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseAndReturnVerifiedModule(kNested);
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseAndReturnVerifiedModule(testing::kNestedLoops);
   ASSERT_TRUE(module.ok()) << module.status();
   for (const HloComputation* computation : (*module)->computations()) {
     const HloInstruction* loop = LoopRunning(*computation);

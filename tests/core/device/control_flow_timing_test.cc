@@ -12,6 +12,7 @@
 #include "core/device/program_timing.h"
 #include "core/device/run_profile.h"
 #include "core/hlo/hlo_parser.h"
+#include "tests/support/control_flow_programs.h"
 #include "gtest/gtest.h"
 
 namespace systolic::device {
@@ -127,49 +128,7 @@ TEST(ControlFlowTiming, TheTripCountComesFromBackendConfigOrTheUsersFlag) {
 }
 
 TEST(ControlFlowTiming, NestedLoopsMultiplyTheirTripCounts) {
-  constexpr char kNested[] = R"(
-HloModule nested
-inner_cond {
-  p = (s32[], f32[256,256]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  n = s32[] constant(4)
-  ROOT lt = pred[] compare(i, n), direction=LT
-}
-inner_body {
-  p = (s32[], f32[256,256]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  one = s32[] constant(1)
-  next = s32[] add(i, one)
-  a = f32[256,256] get-tuple-element(p), index=1
-  e = f32[256,256] exponential(a)
-  ROOT t = (s32[], f32[256,256]) tuple(next, e)
-}
-outer_cond {
-  p = (s32[], f32[256,256]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  n = s32[] constant(10)
-  ROOT gt = pred[] compare(n, i), direction=GT
-}
-outer_body {
-  p = (s32[], f32[256,256]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  two = s32[] constant(2)
-  next = s32[] add(i, two)
-  a = f32[256,256] get-tuple-element(p), index=1
-  zero = s32[] constant(0)
-  init = (s32[], f32[256,256]) tuple(zero, a)
-  w_in = (s32[], f32[256,256]) while(init), condition=inner_cond, body=inner_body
-  r = f32[256,256] get-tuple-element(w_in), index=1
-  ROOT t = (s32[], f32[256,256]) tuple(next, r)
-}
-ENTRY main {
-  a = f32[256,256] parameter(0)
-  zero = s32[] constant(0)
-  init = (s32[], f32[256,256]) tuple(zero, a)
-  w_out = (s32[], f32[256,256]) while(init), condition=outer_cond, body=outer_body
-  ROOT r = f32[256,256] get-tuple-element(w_out), index=1
-})";
-  const ProgramTiming t = Time(kNested);
+  const ProgramTiming t = Time(testing::kNestedLoops);
   // The outer loop counts 0, 2, ..., 8 below 10: five times; the inner four.
   const OpTiming* e = Row(t, "e");
   ASSERT_NE(e, nullptr);
