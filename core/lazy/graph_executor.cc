@@ -116,6 +116,12 @@ absl::Status GraphExecutor::Execute(absl::Span<const std::shared_ptr<TensorState
   std::vector<std::vector<BufferPtr>> arguments(devices);
   for (const Node* parameter : walk.parameters) {
     const DeviceData& data = *parameter->data();
+    if (data.device_count() == 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "argument ", parameter->metadata().op_name,
+          " is abstract (a shape with no value): trace the program (TraceProgram) and "
+          "simulate it timing-only instead of running it"));
+    }
     if (data.device_count() != devices) {
       return absl::InvalidArgumentError(absl::StrCat(
           "argument ", parameter->metadata().op_name, " has values on ", data.device_count(),

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "core/hlo/shape_inference.h"
 #include "core/hlo/status_macros.h"
@@ -386,6 +387,76 @@ absl::StatusOr<NodePtr> Sharding(const NodePtr& x, const HloSharding& sharding,
   proto->mutable_custom_call()->target = "Sharding";
   proto->set_sharding(sharding);
   return Make(std::move(proto), {x}, name);
+}
+
+namespace {
+
+constexpr char kKernelCallTarget[] = "tpu_custom_call";
+
+std::string FlashAttentionConfig(bool backward, bool causal) {
+  return absl::StrCat("{\"kernel\": \"", backward ? "flash_attention_bwd" : "flash_attention",
+                      "\", \"causal\": ", causal ? "true" : "false", "}");
+}
+
+absl::Status CheckAttentionOperands(const NodePtr& q, const NodePtr& k, const NodePtr& v,
+                                    absl::string_view name) {
+  const Shape& qs = q->shape();
+  const Shape& ks = k->shape();
+  if (!qs.IsArray() || qs.rank() != 4 || !primitive_util::IsFloatingPointType(qs.element_type())) {
+    return InContext(absl::InvalidArgumentError(absl::StrCat(
+                         "q must be floating [batch, heads, sequence, head size], got ",
+                         qs.ToString())),
+                     name);
+  }
+  if (!(ks == v->shape()) || ks.rank() != 4 ||
+      ks.dimensions(0) != qs.dimensions(0) || ks.dimensions(1) != qs.dimensions(1) ||
+      ks.dimensions(3) != qs.dimensions(3) || ks.element_type() != qs.element_type()) {
+    return InContext(absl::InvalidArgumentError(absl::StrCat(
+                         "k and v must match q's batch, heads, head size and type: q ",
+                         qs.ToString(), ", k ", ks.ToString(), ", v ", v->shape().ToString())),
+                     name);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<NodePtr> FlashAttention(const NodePtr& q, const NodePtr& k, const NodePtr& v,
+                                       bool causal, absl::string_view name) {
+  SYSTOLIC_RETURN_IF_ERROR(CheckAttentionOperands(q, k, v, name));
+  auto proto = Proto(HloOpcode::kCustomCall, q->shape());
+  proto->mutable_custom_call()->target = kKernelCallTarget;
+  proto->set_backend_config(FlashAttentionConfig(/*backward=*/false, causal));
+  return Make(std::move(proto), {q, k, v}, name);
+}
+
+absl::StatusOr<NodePtr> FlashAttentionBackward(const NodePtr& q, const NodePtr& k,
+                                               const NodePtr& v, const NodePtr& out,
+                                               const NodePtr& cotangent, bool causal,
+                                               absl::string_view name) {
+  SYSTOLIC_RETURN_IF_ERROR(CheckAttentionOperands(q, k, v, name));
+  if (!(q->shape() == k->shape())) {
+    return InContext(absl::InvalidArgumentError(
+                         "the backward kernel needs q, k and v of one shape (self-attention)"),
+                     name);
+  }
+  std::vector<int64_t> dims = {3};
+  dims.insert(dims.end(), q->shape().dimensions().begin(), q->shape().dimensions().end());
+  auto proto = Proto(HloOpcode::kCustomCall, Shape(q->shape().element_type(), dims));
+  proto->mutable_custom_call()->target = kKernelCallTarget;
+  proto->set_backend_config(FlashAttentionConfig(/*backward=*/true, causal));
+  return Make(std::move(proto), {q, k, v, out, cotangent}, name);
+}
+
+bool IsFlashAttention(const Node& node) {
+  return node.opcode() == HloOpcode::kCustomCall &&
+         node.proto().custom_call_target() == kKernelCallTarget &&
+         absl::StrContains(node.proto().backend_config(), "\"flash_attention\"");
+}
+
+bool IsCausalFlashAttention(const Node& node) {
+  return IsFlashAttention(node) &&
+         absl::StrContains(node.proto().backend_config(), "\"causal\": true");
 }
 
 NodePtr StopGradient(const NodePtr& x) {

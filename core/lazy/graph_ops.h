@@ -113,4 +113,21 @@ absl::StatusOr<NodePtr> Sharding(const NodePtr& x, const HloSharding& sharding,
 // A copy of `x`'s operation that autodiff treats as a constant.
 NodePtr StopGradient(const NodePtr& x);
 
+// A tiled (flash) attention kernel over q, k, v [batch, heads, sequence,
+// head size] as one custom call ("tpu_custom_call" naming its kernel in
+// its backend config, as Pallas kernels do): the scores never leave the
+// chip, so the device costs its MXU work and HBM traffic, not an S x S
+// matrix. `causal` masks keys after each query.
+absl::StatusOr<NodePtr> FlashAttention(const NodePtr& q, const NodePtr& k, const NodePtr& v,
+                                       bool causal, absl::string_view name = "flash_attention");
+// Its backward kernel: dq, dk and dv stacked as [3, batch, heads, sequence,
+// head size], from the inputs, the forward's output and its cotangent.
+absl::StatusOr<NodePtr> FlashAttentionBackward(const NodePtr& q, const NodePtr& k,
+                                               const NodePtr& v, const NodePtr& out,
+                                               const NodePtr& cotangent, bool causal,
+                                               absl::string_view name = "flash_attention_bwd");
+// Whether `node` is FlashAttention's forward kernel, and whether it is causal.
+bool IsFlashAttention(const Node& node);
+bool IsCausalFlashAttention(const Node& node);
+
 }  // namespace systolic::lazy::graph

@@ -134,6 +134,12 @@ Tensor OneHot(const Tensor& labels, int64_t classes, PrimitiveType type) {
   });
 }
 
+Tensor FlashAttention(const Tensor& q, const Tensor& k, const Tensor& v, bool causal) {
+  return RecordOp({q, k, v}, [&] {
+    return graph::FlashAttention(q.node(), k.node(), v.node(), causal);
+  });
+}
+
 Tensor CrossEntropy(const Tensor& logits, const Tensor& labels) {
   NameScope scope("cross_entropy");
   if (logits.ok() && logits.rank() != 2) {

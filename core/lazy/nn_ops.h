@@ -26,6 +26,12 @@ Tensor Conv2d(const Tensor& x, const Tensor& w, int64_t stride = 1, int64_t padd
 Tensor MaxPool2d(const Tensor& x, int64_t kernel, int64_t stride, int64_t padding = 0);
 Tensor AvgPool2d(const Tensor& x, int64_t kernel, int64_t stride, int64_t padding = 0);
 
+// Self-attention of q, k, v [batch, heads, sequence, head size] as one
+// tiled (flash) kernel, not composed of primitives: the device costs it as
+// a flash kernel, autodiff pairs it with its backward kernel, and the
+// reference evaluator cannot run it (a timing-only simulation can).
+Tensor FlashAttention(const Tensor& q, const Tensor& k, const Tensor& v, bool causal);
+
 // [N] integer labels -> [N, classes] of `type` (1 at the label).
 Tensor OneHot(const Tensor& labels, int64_t classes, PrimitiveType type = F32);
 // Mean over the batch of -log softmax(logits)[label]; logits [N, C], labels [N].

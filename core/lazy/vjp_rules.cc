@@ -194,6 +194,29 @@ absl::StatusOr<NodePtr> GatherOperandCotangent(const Node& node, const NodePtr& 
   return graph::ScatterAdd(zeros, node.operand(1), g, sd, "scatter_add");
 }
 
+// dq, dk and dv from the backward kernel, one slice of its stacked result
+// each.
+absl::StatusOr<std::vector<NodePtr>> FlashAttentionCotangents(const NodePtr& y, const NodePtr& g,
+                                                              const std::vector<bool>& needed) {
+  const Node& node = *y;
+  SYSTOLIC_ASSIGN_OR_RETURN(
+      NodePtr stacked,
+      graph::FlashAttentionBackward(node.operand(0), node.operand(1), node.operand(2), y, g,
+                                    graph::IsCausalFlashAttention(node)));
+  const std::vector<int64_t>& dims = node.shape().dimensions();
+  std::vector<NodePtr> out(3);
+  for (int64_t i = 0; i < 3; ++i) {
+    if (i >= int64_t(needed.size()) || !needed[size_t(i)]) continue;
+    std::vector<int64_t> starts = {i, 0, 0, 0, 0};
+    std::vector<int64_t> limits = {i + 1};
+    limits.insert(limits.end(), dims.begin(), dims.end());
+    SYSTOLIC_ASSIGN_OR_RETURN(NodePtr part,
+                              graph::Slice(stacked, starts, limits, {1, 1, 1, 1, 1}));
+    SYSTOLIC_ASSIGN_OR_RETURN(out[size_t(i)], graph::Reshape(part, dims));
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<NodePtr>> OperandCotangents(const NodePtr& y, const NodePtr& g,
@@ -343,6 +366,10 @@ absl::StatusOr<std::vector<NodePtr>> OperandCotangents(const NodePtr& y, const N
       out[0] = g;
       break;
     case HloOpcode::kCustomCall:
+      if (graph::IsFlashAttention(node)) {
+        SYSTOLIC_ASSIGN_OR_RETURN(out, FlashAttentionCotangents(y, g, needed));
+        break;
+      }
       if (proto.custom_call_target() != "Sharding") {
         return absl::UnimplementedError(absl::StrCat("no gradient for custom-call ",
                                                      proto.custom_call_target()));
