@@ -13,7 +13,7 @@ struct EmbeddedChipPreset {
   const char* text;  // the protobuf text of its ChipSpec
 };
 
-// In the order DESIGN.md lists them (v2, v3, v4, v5e, v5p, then edge).
+// In the order DESIGN.md lists them (v2, v3, v4, v5e, v5p, v6e, then edge).
 absl::Span<const EmbeddedChipPreset> EmbeddedChipPresets();
 
 }  // namespace systolic::device

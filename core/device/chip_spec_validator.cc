@@ -17,8 +17,13 @@ using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 using google::protobuf::Reflection;
 
-// The one field a spec may leave out.
-bool IsOptionalField(const FieldDescriptor& field) { return field.name() == "description"; }
+// The fields a spec may leave out: its description, and the data-centre
+// network of a chip that is never joined to other slices (when given, its
+// fields are checked like any other).
+bool IsOptionalField(const FieldDescriptor& field, const Message& message) {
+  if (field.name() == "description") return true;
+  return field.name() == "dcn" && !message.GetReflection()->HasField(message, &field);
+}
 
 // Durations (in ns) may be zero: an ideal chip without that latency.
 bool MayBeZero(const FieldDescriptor& field) { return absl::EndsWith(field.name(), "_ns"); }
@@ -31,7 +36,7 @@ void CheckMessage(const Message& message, const std::string& prefix,
   const google::protobuf::Descriptor& descriptor = *message.GetDescriptor();
   for (int i = 0; i < descriptor.field_count(); ++i) {
     const FieldDescriptor& field = *descriptor.field(i);
-    if (IsOptionalField(field)) continue;
+    if (IsOptionalField(field, message)) continue;
     const std::string path = absl::StrCat(prefix, field.name());
     const bool present = !field.has_presence() || reflection.HasField(message, &field);
     if (!present) {

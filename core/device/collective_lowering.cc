@@ -70,6 +70,55 @@ absl::Status CheckFits(int64_t replicas, int64_t partitions, const IciTopology& 
   return absl::OkStatus();
 }
 
+bool WithinOneSlice(const std::vector<int64_t>& group, const IciTopology& topology) {
+  for (int64_t chip : group) {
+    if (topology.SliceOf(chip) != topology.SliceOf(group.front())) return false;
+  }
+  return true;
+}
+
+bool OneChipPerSlice(const std::vector<int64_t>& group, const IciTopology& topology) {
+  std::set<int64_t> slices;
+  for (int64_t chip : group) {
+    if (!slices.insert(topology.SliceOf(chip)).second) return false;
+  }
+  return true;
+}
+
+// The groups whose transfers stand for all of them. On one slice, every
+// group. Across slices, groups in different slices share no link, so when
+// every slice holds the same groups, the first slice's stand for the
+// others; and groups of one chip per slice use only their own chips' DCN
+// links, so one such group stands for the rest when all are the same size.
+std::vector<std::vector<int64_t>> RepresentativeGroups(
+    const std::set<std::vector<int64_t>>& groups, const IciTopology& topology) {
+  std::vector<std::vector<int64_t>> all(groups.begin(), groups.end());
+  if (topology.slices() == 1 || all.empty()) return all;
+  const int64_t per_slice = topology.chips_per_slice();
+  bool within = true, across = true;
+  for (const std::vector<int64_t>& group : all) {
+    within = within && WithinOneSlice(group, topology);
+    across = across && OneChipPerSlice(group, topology) && group.size() == all.front().size();
+  }
+  if (within) {
+    std::set<std::vector<int64_t>> first;
+    for (const std::vector<int64_t>& group : all) {
+      if (topology.SliceOf(group.front()) == 0) first.insert(group);
+    }
+    bool alike = first.size() * size_t(topology.slices()) == all.size();
+    for (const std::vector<int64_t>& group : all) {
+      if (!alike) break;
+      std::vector<int64_t> shifted = group;
+      const int64_t base = topology.SliceOf(group.front()) * per_slice;
+      for (int64_t& chip : shifted) chip -= base;
+      alike = first.count(shifted) > 0;
+    }
+    if (alike) return {first.begin(), first.end()};
+  }
+  if (across) return {all.front()};
+  return all;
+}
+
 }  // namespace
 
 absl::StatusOr<CollectiveTiming> TimeCollective(const HloInstruction& instruction,
@@ -108,10 +157,14 @@ absl::StatusOr<CollectiveTiming> TimeCollective(const HloInstruction& instructio
   timing.bytes = BufferBytes(*instr, *collective);
   timing.groups = int64_t(groups.size());
   std::vector<IciTransfer> transfers;
-  const bool whole_slice = groups.size() == 1 &&
-                           int64_t(groups.begin()->size()) == topology.chip_count() &&
-                           topology.chip_count() > 1;
-  for (const std::vector<int64_t>& group : groups) {
+  const std::vector<std::vector<int64_t>> simulated = RepresentativeGroups(groups, topology);
+  // A group of every chip of the (first) slice runs axis by axis.
+  const bool whole_slice = simulated.size() == 1 &&
+                           int64_t(simulated.front().size()) == topology.chips_per_slice() &&
+                           topology.chips_per_slice() > 1 &&
+                           WithinOneSlice(simulated.front(), topology) &&
+                           topology.SliceOf(simulated.front().front()) == 0;
+  for (const std::vector<int64_t>& group : simulated) {
     if (whole_slice && (*collective == IciCollective::kAllReduce ||
                         *collective == IciCollective::kAllGather ||
                         *collective == IciCollective::kReduceScatter)) {
@@ -120,13 +173,9 @@ absl::StatusOr<CollectiveTiming> TimeCollective(const HloInstruction& instructio
     }
     switch (*collective) {
       case IciCollective::kAllReduce:
-        Append(RingAllReduce(group, timing.bytes), &transfers);
-        break;
       case IciCollective::kAllGather:
-        Append(RingAllGather(group, timing.bytes), &transfers);
-        break;
       case IciCollective::kReduceScatter:
-        Append(RingReduceScatter(group, timing.bytes), &transfers);
+        Append(BidirectionalRingCollective(group, *collective, timing.bytes), &transfers);
         break;
       case IciCollective::kAllToAll:
         Append(DirectAllToAll(group, timing.bytes), &transfers);

@@ -2,10 +2,13 @@
 // their simulated time. Device d (XLA's flattened id, replica * partitions +
 // partition) runs on chip d; the device counts are the module's, raised to
 // what its replica groups name. Every group of a collective runs its ring (in
-// group order) or its direct transfers at the same time as the others, so
-// groups that share links slow each other down. A group of every chip of
-// the slice runs all-reduce, all-gather and reduce-scatter axis by axis
-// (TorusCollective).
+// group order, both ways round with half the buffer each way) or its direct
+// transfers at the same time as the others, so groups that share links slow
+// each other down. A group of every chip of the slice runs all-reduce,
+// all-gather and reduce-scatter axis by axis (TorusCollective). On several
+// slices, groups of the same shape in every slice are timed once (they
+// share no link), as are groups of one chip per slice (each uses only its
+// own chips' DCN links).
 #pragma once
 
 #include <cstdint>

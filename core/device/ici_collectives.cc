@@ -63,7 +63,8 @@ class RingPhases {
 std::vector<std::vector<int64_t>> AxisRings(const IciTopology& topology, int axis) {
   std::vector<std::vector<int64_t>> rings;
   const ChipCoordinates& b = topology.bounds();
-  for (int64_t chip = 0; chip < topology.chip_count(); ++chip) {
+  // The first slice's (a multi-slice topology's others are alike).
+  for (int64_t chip = 0; chip < topology.chips_per_slice(); ++chip) {
     ChipCoordinates c = topology.Coordinates(chip);
     if (c[axis] != 0) continue;  // one line per starting chip
     std::vector<int64_t> line;
@@ -135,6 +136,22 @@ std::vector<IciTransfer> RingAllReduce(const std::vector<int64_t>& ring, int64_t
   RingPhases phases(ChipsSpanned(ring));
   phases.AddPhase({ring}, ChunkOf(bytes, n), n - 1, "all-reduce (reduce-scatter)");
   phases.AddPhase({ring}, ChunkOf(bytes, n), n - 1, "all-reduce (all-gather)");
+  return phases.Take();
+}
+
+std::vector<IciTransfer> BidirectionalRingCollective(const std::vector<int64_t>& ring,
+                                                     IciCollective collective, int64_t bytes) {
+  const int64_t n = int64_t(ring.size());
+  const std::vector<std::vector<int64_t>> both = {ring, {ring.rbegin(), ring.rend()}};
+  const int64_t chunk = ChunkOf(ChunkOf(bytes, 2), n);
+  const char* name = IciCollectiveName(collective);
+  RingPhases phases(ChipsSpanned(ring));
+  if (collective == IciCollective::kAllReduce) {
+    phases.AddPhase(both, chunk, n - 1, absl::StrCat(name, " (reduce-scatter, both ways)"));
+    phases.AddPhase(both, chunk, n - 1, absl::StrCat(name, " (all-gather, both ways)"));
+  } else {
+    phases.AddPhase(both, chunk, n - 1, absl::StrCat(name, " (both ways)"));
+  }
   return phases.Take();
 }
 

@@ -32,6 +32,11 @@ const char* IciCollectiveName(IciCollective collective);
 std::vector<IciTransfer> RingReduceScatter(const std::vector<int64_t>& ring, int64_t bytes);
 std::vector<IciTransfer> RingAllGather(const std::vector<int64_t>& ring, int64_t bytes);
 std::vector<IciTransfer> RingAllReduce(const std::vector<int64_t>& ring, int64_t bytes);
+// All-reduce, all-gather or reduce-scatter over `ring` both ways round, half
+// the buffer each way (every link carries traffic in both directions, as
+// on a torus axis).
+std::vector<IciTransfer> BidirectionalRingCollective(const std::vector<int64_t>& ring,
+                                                     IciCollective collective, int64_t bytes);
 std::vector<IciTransfer> TorusCollective(const IciTopology& topology, IciCollective collective,
                                          int64_t bytes);
 std::vector<IciTransfer> DirectAllToAll(const std::vector<int64_t>& group, int64_t bytes);

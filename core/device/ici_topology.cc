@@ -26,7 +26,7 @@ constexpr char kAxisNames[] = "xyz";
 }  // namespace
 
 absl::StatusOr<IciTopology> IciTopology::Create(const ChipSpec& spec,
-                                                std::vector<int64_t> bounds) {
+                                                std::vector<int64_t> bounds, int64_t slices) {
   if (bounds.empty() || bounds.size() > 3) {
     return absl::InvalidArgumentError(
         absl::StrCat("a topology has one to three axes, not ", bounds.size()));
@@ -59,12 +59,28 @@ absl::StatusOr<IciTopology> IciTopology::Create(const ChipSpec& spec,
         long_axes));
   }
   for (int axis = 0; axis < 3; ++axis) t.wraps_[axis] = t.bounds_[axis] > 2;
+  if (slices < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("a topology has at least one slice, not ", slices));
+  }
+  if (slices > 1 && !spec.has_dcn()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "chip ", spec.name(), " has no data-centre network figures (dcn), so its slices cannot "
+        "be joined"));
+  }
+  if (t.chip_count_ * slices > kMaxChips) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("more than ", kMaxChips, " chips in all slices is not supported"));
+  }
+  t.slices_ = slices;
+  t.chips_per_slice_ = t.chip_count_;
+  t.chip_count_ *= slices;
 
   const double bandwidth = spec.ici().bandwidth_gb_per_second_per_link() * 1e9;
   const double latency = spec.ici().hop_latency_ns() * 1e-9;
-  t.link_index_.assign(size_t(t.chip_count_) * 6, -1);
+  t.link_index_.assign(size_t(t.chip_count_) * 8, -1);
   for (int64_t chip = 0; chip < t.chip_count_; ++chip) {
     const ChipCoordinates c = t.Coordinates(chip);
+    const int64_t slice = t.SliceOf(chip);
     for (int axis = 0; axis < 3; ++axis) {
       for (int direction : {+1, -1}) {
         ChipCoordinates n = c;
@@ -74,8 +90,17 @@ absl::StatusOr<IciTopology> IciTopology::Create(const ChipSpec& spec,
           n[axis] = (n[axis] + t.bounds_[axis]) % t.bounds_[axis];
         }
         if (n == c) continue;
-        t.link_index_[size_t(chip) * 6 + axis * 2 + (direction > 0)] = int(t.links_.size());
-        t.links_.push_back({chip, t.ChipAt(n), axis, direction, bandwidth, latency});
+        t.link_index_[size_t(chip) * 8 + axis * 2 + (direction > 0)] = int(t.links_.size());
+        t.links_.push_back({chip, t.ChipAt(n, slice), axis, direction, bandwidth, latency});
+      }
+    }
+    if (slices > 1) {
+      const double dcn_bandwidth = spec.dcn().bandwidth_gb_per_second_per_chip() * 1e9;
+      // The network's latency, charged once: half on the way out, half in.
+      const double dcn_latency = spec.dcn().latency_ns() * 1e-9 / 2;
+      for (int direction : {+1, -1}) {
+        t.link_index_[size_t(chip) * 8 + kDcnAxis * 2 + (direction > 0)] = int(t.links_.size());
+        t.links_.push_back({chip, chip, kDcnAxis, direction, dcn_bandwidth, dcn_latency});
       }
     }
   }
@@ -83,10 +108,13 @@ absl::StatusOr<IciTopology> IciTopology::Create(const ChipSpec& spec,
 }
 
 std::string IciTopology::ShapeString() const {
-  return absl::StrJoin(bounds_.begin(), bounds_.begin() + axes_, "x");
+  std::string shape = absl::StrJoin(bounds_.begin(), bounds_.begin() + axes_, "x");
+  if (slices_ > 1) absl::StrAppend(&shape, "*", slices_);
+  return shape;
 }
 
 ChipCoordinates IciTopology::Coordinates(int64_t chip) const {
+  chip %= chips_per_slice_;
   ChipCoordinates c;
   for (int axis = 0; axis < 3; ++axis) {
     c[axis] = chip % bounds_[axis];
@@ -95,17 +123,20 @@ ChipCoordinates IciTopology::Coordinates(int64_t chip) const {
   return c;
 }
 
-int64_t IciTopology::ChipAt(const ChipCoordinates& c) const {
-  return c[0] + bounds_[0] * (c[1] + bounds_[1] * c[2]);
+int64_t IciTopology::ChipAt(const ChipCoordinates& c, int64_t slice) const {
+  return slice * chips_per_slice_ + c[0] + bounds_[0] * (c[1] + bounds_[1] * c[2]);
 }
 
 int IciTopology::LinkFrom(int64_t chip, int axis, int direction) const {
-  if (chip < 0 || chip >= chip_count_ || axis < 0 || axis > 2) return -1;
-  return link_index_[size_t(chip) * 6 + axis * 2 + (direction > 0)];
+  if (chip < 0 || chip >= chip_count_ || axis < 0 || axis > kDcnAxis) return -1;
+  return link_index_[size_t(chip) * 8 + axis * 2 + (direction > 0)];
 }
 
 std::string IciTopology::LinkName(int link) const {
   const IciLink& l = links_.at(size_t(link));
+  if (l.axis == kDcnAxis) {
+    return absl::StrCat("chip ", l.source_chip, l.direction > 0 ? " dcn out" : " dcn in");
+  }
   return absl::StrCat("chip ", l.source_chip, " ", l.direction > 0 ? "+" : "-",
                       std::string(1, kAxisNames[l.axis]));
 }
@@ -113,8 +144,12 @@ std::string IciTopology::LinkName(int link) const {
 std::vector<int> IciTopology::Route(int64_t source, int64_t target) const {
   std::vector<int> route;
   if (source < 0 || target < 0 || source >= chip_count_ || target >= chip_count_) return route;
+  if (SliceOf(source) != SliceOf(target)) {
+    return {LinkFrom(source, kDcnAxis, +1), LinkFrom(target, kDcnAxis, -1)};
+  }
   ChipCoordinates at = Coordinates(source);
   const ChipCoordinates to = Coordinates(target);
+  const int64_t slice = SliceOf(source);
   for (int axis = 0; axis < 3; ++axis) {
     const int64_t size = bounds_[axis];
     int64_t forward = to[axis] - at[axis];
@@ -127,7 +162,7 @@ std::vector<int> IciTopology::Route(int64_t source, int64_t target) const {
     const int64_t hops = go_forward ? forward : backward;
     const int direction = go_forward ? +1 : -1;
     for (int64_t h = 0; h < hops; ++h) {
-      const int link = LinkFrom(ChipAt(at), axis, direction);
+      const int link = LinkFrom(ChipAt(at, slice), axis, direction);
       route.push_back(link);
       at = Coordinates(links_[size_t(link)].target_chip);
     }

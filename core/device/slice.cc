@@ -10,10 +10,10 @@
 #include "core/trace/device_topology.h"
 
 namespace systolic::device {
-absl::StatusOr<Slice> MakeSlice(ChipSpec spec, std::vector<int64_t> bounds) {
+absl::StatusOr<Slice> MakeSlice(ChipSpec spec, std::vector<int64_t> bounds, int64_t slices) {
   // "4x4" comes back as 4x4x1: the trailing axes of one chip were not written.
   while (bounds.size() > 1 && bounds.back() == 1) bounds.pop_back();
-  SYSTOLIC_ASSIGN_OR_RETURN(IciTopology topology, IciTopology::Create(spec, bounds));
+  SYSTOLIC_ASSIGN_OR_RETURN(IciTopology topology, IciTopology::Create(spec, bounds, slices));
   return Slice{std::move(spec), std::move(topology)};
 }
 
@@ -24,10 +24,18 @@ absl::StatusOr<TopologyText> ParseTopologyText(absl::string_view text) {
     topology.chip = std::string(text.substr(0, colon));
     shape = text.substr(colon + 1);
   }
+  if (size_t star = shape.find('*'); star != absl::string_view::npos) {
+    if (!absl::SimpleAtoi(shape.substr(star + 1), &topology.slices) || topology.slices < 1) {
+      return absl::InvalidArgumentError(absl::StrCat("topology '", text, "': '",
+                                                     shape.substr(star + 1),
+                                                     "' is not a positive slice count"));
+    }
+    shape = shape.substr(0, star);
+  }
   std::vector<absl::string_view> parts = absl::StrSplit(shape, 'x');
   if (parts.empty() || parts.size() > 3) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("topology '", text, "': expected [chip:]X[xY[xZ]], e.g. v4:2x2x1"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "topology '", text, "': expected [chip:]X[xY[xZ]][*SLICES], e.g. v4:2x2x1 or v5e:16x16*4"));
   }
   for (size_t i = 0; i < parts.size(); ++i) {
     int64_t n = 0;
@@ -46,7 +54,7 @@ absl::StatusOr<Slice> LoadSlice(absl::string_view text, absl::string_view defaul
   SYSTOLIC_ASSIGN_OR_RETURN(TopologyText parsed, ParseTopologyText(text));
   SYSTOLIC_ASSIGN_OR_RETURN(ChipSpec spec,
                             LoadChipSpec(parsed.chip.empty() ? default_chip : parsed.chip));
-  return MakeSlice(std::move(spec), {parsed.bounds.begin(), parsed.bounds.end()});
+  return MakeSlice(std::move(spec), {parsed.bounds.begin(), parsed.bounds.end()}, parsed.slices);
 }
 
 absl::StatusOr<Slice> SliceForDevices(const ChipSpec& spec, int64_t devices) {

@@ -81,6 +81,12 @@ class SystolicBackend : public Backend {
     device::TopologyText topology;
     if (!config.topology.empty()) {
       SYSTOLIC_ASSIGN_OR_RETURN(topology, device::ParseTopologyText(config.topology));
+      if (topology.slices > 1) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "topology '", config.topology,
+            "': the runtime's devices form one slice; several slices are simulated by "
+            "`systolic run --topology` and `systolic reproduce`"));
+      }
     }
     std::string chip = config.chip;
     if (chip.empty()) chip = topology.chip.empty() ? kDefaultChip : topology.chip;

@@ -34,7 +34,7 @@ std::string Replace(std::string text, const std::string& from, const std::string
 }
 
 TEST(ChipSpecTest, PresetNamesInTableOrder) {
-  EXPECT_THAT(ChipPresetNames(), ElementsAre("v2", "v3", "v4", "v5e", "v5p", "edge"));
+  EXPECT_THAT(ChipPresetNames(), ElementsAre("v2", "v3", "v4", "v5e", "v5p", "v6e", "edge"));
 }
 
 TEST(ChipSpecTest, EveryPresetLoadsAndValidates) {
@@ -48,7 +48,7 @@ TEST(ChipSpecTest, EveryPresetLoadsAndValidates) {
 // cores × MXUs × 2·R·C × clock reproduces the published bf16 peaks.
 TEST(ChipSpecTest, PresetPeaksMatchPublishedFigures) {
   const std::pair<const char*, double> expected[] = {
-      {"v2", 46}, {"v3", 123}, {"v4", 275}, {"v5e", 197}, {"v5p", 459}};
+      {"v2", 46}, {"v3", 123}, {"v4", 275}, {"v5e", 197}, {"v5p", 459}, {"v6e", 918}};
   for (const auto& [name, tflops] : expected) {
     const ChipSpec spec = *LoadChipSpec(name);
     EXPECT_NEAR(PeakFlopsPerSecond(spec) / 1e12, tflops, 0.5) << name;
@@ -184,7 +184,7 @@ TEST(ChipSpecTest, UnknownPresetOrPathIsNotFound) {
   absl::StatusOr<ChipSpec> spec = LoadChipSpec("v9");
   ASSERT_FALSE(spec.ok());
   EXPECT_EQ(spec.status().code(), absl::StatusCode::kNotFound);
-  EXPECT_THAT(spec.status().message(), HasSubstr("v2, v3, v4, v5e, v5p, edge"));
+  EXPECT_THAT(spec.status().message(), HasSubstr("v2, v3, v4, v5e, v5p, v6e, edge"));
 }
 
 TEST(ChipSpecTest, TextRoundTrip) {

@@ -1,0 +1,119 @@
+// Slices joined by the data-centre network: "v5e:16x16*4" parses and loads,
+// messages between slices leave and enter by the chips' DCN links, a
+// collective across slices takes the DCN's ring time, one within each
+// slice takes the single slice's time, and a chip without DCN figures says
+// so.
+#include <cmath>
+
+#include "core/device/chip_spec_loader.h"
+#include "core/device/collective_lowering.h"
+#include "core/device/slice.h"
+#include "core/hlo/hlo_parser.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace systolic::device {
+namespace {
+
+using ::testing::HasSubstr;
+
+Slice Load(absl::string_view text) {
+  auto slice = LoadSlice(text);
+  EXPECT_TRUE(slice.ok()) << slice.status();
+  return *std::move(slice);
+}
+
+// An all-reduce of 64 MiB of f32 over `groups` of 16 devices.
+std::unique_ptr<HloModule> AllReduceOver(const std::string& groups) {
+  const std::string text = R"(
+HloModule m, replica_count=16
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[16777216] parameter(0)
+  ROOT r = f32[16777216] all-reduce(x), replica_groups=)" + groups + R"(, to_apply=add
+})";
+  auto m = ParseAndReturnUnverifiedModule(text);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return *std::move(m);
+}
+
+double SecondsOf(const HloModule& module, const Slice& slice) {
+  auto timings = TimeModuleCollectives(module, slice.topology, SpmdDeviceCounts{16, 1});
+  EXPECT_TRUE(timings.ok()) << timings.status();
+  return timings.ok() && timings->size() == 1 ? (*timings)[0].seconds() : -1;
+}
+
+TEST(MultiSlice, TextNamesTheSlicesAndTheirChips) {
+  auto parsed = ParseTopologyText("v5e:16x16*4");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->slices, 4);
+  const Slice slice = Load("v5e:16x16*4");
+  EXPECT_EQ(slice.Name(), "v5e:16x16*4");
+  EXPECT_EQ(slice.topology.chip_count(), 1024);
+  EXPECT_EQ(slice.topology.chips_per_slice(), 256);
+  EXPECT_EQ(slice.topology.SliceOf(700), 2);
+  EXPECT_FALSE(ParseTopologyText("v5e:16x16*0").ok());
+  EXPECT_FALSE(ParseTopologyText("v5e:16x16*x").ok());
+}
+
+TEST(MultiSlice, MessagesBetweenSlicesCrossTheDataCentreNetwork) {
+  const Slice slice = Load("v5e:4x4*2");
+  const IciTopology& t = slice.topology;
+  const std::vector<int> across = t.Route(1, 16 + 5);
+  ASSERT_EQ(across.size(), 2u);
+  EXPECT_EQ(t.LinkName(across[0]), "chip 1 dcn out");
+  EXPECT_EQ(t.LinkName(across[1]), "chip 21 dcn in");
+  EXPECT_DOUBLE_EQ(t.links()[size_t(across[0])].bytes_per_second, 3.125e9);
+  // Within the second slice, ICI hops that stay in it.
+  for (int link : t.Route(16, 16 + 5)) {
+    EXPECT_EQ(t.SliceOf(t.links()[size_t(link)].source_chip), 1);
+    EXPECT_EQ(t.SliceOf(t.links()[size_t(link)].target_chip), 1);
+  }
+}
+
+TEST(MultiSlice, AnAllReduceAcrossSlicesTakesTheNetworksRingTime) {
+  // Four slices of 2x2 chips.
+  const Slice slice = Load("v5e:2x2*4");
+  // Four groups, each the chips at one place in the four slices.
+  const double seconds = SecondsOf(*AllReduceOver("{{0,4,8,12},{1,5,9,13},{2,6,10,14},{3,7,11,15}}"),
+                                   slice);
+  // Ring all-reduce: 2 (k - 1) / k of the buffer through each chip's DCN
+  // link, plus the latency of 2 (k - 1) steps.
+  const double bytes = 64.0 * (1 << 20);
+  const double expected = 2.0 * 3 / 4 * bytes / 3.125e9 + 2 * 3 * 10e-6;
+  EXPECT_NEAR(seconds, expected, 0.02 * expected);
+}
+
+TEST(MultiSlice, CollectivesWithinEachSliceTakeTheSingleSlicesTime) {
+  const double one = SecondsOf(*AllReduceOver("{{0,1,2,3},{4,5,6,7},{8,9,10,11},{12,13,14,15}}"),
+                               Load("v5e:2x2*4"));
+  auto single = ParseAndReturnUnverifiedModule(R"(
+HloModule m, replica_count=4
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[16777216] parameter(0)
+  ROOT r = f32[16777216] all-reduce(x), replica_groups={{0,1,2,3}}, to_apply=add
+})");
+  ASSERT_TRUE(single.ok());
+  auto timings = TimeModuleCollectives(**single, Load("v5e:2x2").topology, SpmdDeviceCounts{4, 1});
+  ASSERT_TRUE(timings.ok()) << timings.status();
+  EXPECT_NEAR(one, (*timings)[0].seconds(), 1e-9);
+  EXPECT_GT(one, 0);
+}
+
+TEST(MultiSlice, AChipWithoutNetworkFiguresFormsOneSliceOnly) {
+  auto slice = LoadSlice("v4:2x2x2*2");
+  ASSERT_FALSE(slice.ok());
+  EXPECT_THAT(std::string(slice.status().message()), HasSubstr("data-centre network"));
+}
+
+}  // namespace
+}  // namespace systolic::device
