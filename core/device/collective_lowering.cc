@@ -119,6 +119,23 @@ std::vector<std::vector<int64_t>> RepresentativeGroups(
   return all;
 }
 
+// The first slice's link traffic copied onto the same links of every other
+// slice, when the first slice's groups stood for theirs (each slice's links
+// are made in the same order, so the same link is a fixed stride away).
+void CopyFirstSliceTraffic(const IciTopology& topology, IciSimulation& simulation) {
+  const size_t per_slice = topology.links().size() / size_t(topology.slices());
+  for (size_t link = 0; link < per_slice; ++link) {
+    if (topology.links()[link].axis == kDcnAxis) continue;
+    for (int64_t slice = 1; slice < topology.slices(); ++slice) {
+      const size_t same = link + size_t(slice) * per_slice;
+      if (same < simulation.link_bytes.size()) simulation.link_bytes[same] = simulation.link_bytes[link];
+      if (same < simulation.link_busy_seconds.size()) {
+        simulation.link_busy_seconds[same] = simulation.link_busy_seconds[link];
+      }
+    }
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<CollectiveTiming> TimeCollective(const HloInstruction& instruction,
@@ -198,6 +215,10 @@ absl::StatusOr<CollectiveTiming> TimeCollective(const HloInstruction& instructio
   if (!simulation.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("%", instr->name(), ": ", simulation.status().message()));
+  }
+  if (topology.slices() > 1 && simulated.size() < groups.size() &&
+      WithinOneSlice(simulated.front(), topology)) {
+    CopyFirstSliceTraffic(topology, *simulation);
   }
   timing.transfers = std::move(transfers);
   timing.simulation = *std::move(simulation);

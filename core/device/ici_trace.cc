@@ -15,6 +15,13 @@ std::string DirectionOf(const IciLink& link) {
   return absl::StrCat(link.direction > 0 ? "+" : "-", std::string(1, kAxisNames[link.axis]));
 }
 
+// The lane of a transfer's end: the ICI direction it leaves or arrives in,
+// or the data-centre network's own lanes for a message between slices.
+std::string LaneOf(const IciLink& link, bool send) {
+  if (link.axis == kDcnAxis) return send ? "DCN send" : "DCN receive";
+  return absl::StrCat(send ? "ICI send " : "ICI receive ", DirectionOf(link));
+}
+
 int64_t SecondsToPs(double seconds) { return int64_t(seconds * 1e12); }
 
 // The timeline's plane of each device that has one, by device.
@@ -37,9 +44,26 @@ trace::TopologyRecord TopologyRecordOf(const IciTopology& topology, const ChipSp
     record.dims.push_back(int32_t(topology.bounds()[axis]));
     record.wraparound.push_back(topology.wraps(axis));
   }
+  // Several slices lie side by side along one more axis (or, for 3D
+  // slices, one after another along z); no ICI link wraps across them.
+  const bool slice_axis = topology.slices() > 1 && axes < 3;
+  if (slice_axis) {
+    record.dims.push_back(int32_t(topology.slices()));
+    record.wraparound.push_back(false);
+  } else if (topology.slices() > 1) {
+    record.dims.back() *= int32_t(topology.slices());
+    record.wraparound.back() = false;
+  }
   for (int64_t chip = 0; chip < topology.chip_count(); ++chip) {
     const ChipCoordinates c = topology.Coordinates(chip);
-    record.chips.push_back({int32_t(chip), std::vector<int32_t>(c.begin(), c.begin() + axes)});
+    std::vector<int32_t> coordinates(c.begin(), c.begin() + axes);
+    const int32_t slice = int32_t(topology.SliceOf(chip));
+    if (slice_axis) {
+      coordinates.push_back(slice);
+    } else if (topology.slices() > 1) {
+      coordinates.back() += slice * int32_t(topology.bounds()[axes - 1]);
+    }
+    record.chips.push_back({int32_t(chip), std::move(coordinates)});
   }
   for (const IciLink& link : topology.links()) {
     record.links.push_back({int32_t(link.source_chip), int32_t(link.target_chip), link.axis,
@@ -99,11 +123,11 @@ void AddIciTransfers(const Slice& slice, const SliceTiming& timing, trace::Timel
       };
       trace::TimelinePlane& sender = timeline.mutable_plane(plane_of[transfer.source_chip]);
       const trace::EventRef send = add_end(
-          transfer.source_chip, absl::StrCat("ICI send ", DirectionOf(links[t.links.front()])),
+          transfer.source_chip, LaneOf(links[t.links.front()], /*send=*/true),
           base_ps + SecondsToPs(t.start_seconds), "to_chip", transfer.target_chip,
           {sender.MakeStringStat("route", absl::StrJoin(route, ", "))});
       const trace::EventRef receive = add_end(
-          transfer.target_chip, absl::StrCat("ICI receive ", DirectionOf(links[t.links.back()])),
+          transfer.target_chip, LaneOf(links[t.links.back()], /*send=*/false),
           base_ps + SecondsToPs(t.stream_seconds), "from_chip", transfer.source_chip, {});
       timeline.AddFlow({++flow_id, transfer.name, "ici", send, receive, transfer.bytes});
     }

@@ -7,6 +7,8 @@
 
 #include "core/device/chip_spec_loader.h"
 #include "core/device/collective_lowering.h"
+#include "core/device/run_profile.h"
+#include "core/device/slice_timing.h"
 #include "core/device/slice.h"
 #include "core/hlo/hlo_parser.h"
 #include "gmock/gmock.h"
@@ -107,6 +109,43 @@ ENTRY e {
   ASSERT_TRUE(timings.ok()) << timings.status();
   EXPECT_NEAR(one, (*timings)[0].seconds(), 1e-9);
   EXPECT_GT(one, 0);
+  // Timed once, but every slice's links carry the traffic.
+  const Slice four = Load("v5e:2x2*4");
+  auto per_slice = TimeModuleCollectives(
+      *AllReduceOver("{{0,1,2,3},{4,5,6,7},{8,9,10,11},{12,13,14,15}}"), four.topology,
+      SpmdDeviceCounts{16, 1});
+  ASSERT_TRUE(per_slice.ok());
+  std::vector<int64_t> bytes_per_slice(4, 0);
+  for (size_t link = 0; link < four.topology.links().size(); ++link) {
+    bytes_per_slice[size_t(four.topology.SliceOf(four.topology.links()[link].source_chip))] +=
+        (*per_slice)[0].simulation.link_bytes[link];
+  }
+  EXPECT_GT(bytes_per_slice[0], 0);
+  for (int s = 1; s < 4; ++s) EXPECT_EQ(bytes_per_slice[size_t(s)], bytes_per_slice[0]) << s;
+}
+
+TEST(MultiSlice, TheProfileShowsNetworkTransfersOnLanesOfTheirOwn) {
+  const Slice slice = Load("v5e:2x2*4");
+  auto timed = CompileAndTimeOnSlice(
+      AllReduceOver("{{0,4,8,12},{1,5,9,13},{2,6,10,14},{3,7,11,15}}"), slice,
+      SpmdDeviceCounts{16, 1});
+  ASSERT_TRUE(timed.ok()) << timed.status();
+  const trace::Profile p =
+      ProfileOfSliceRun("across slices", slice, timed->compilation, timed->timing);
+  EXPECT_EQ(p.topology.shape, "2x2*4");
+  // The slices lie side by side along a third axis.
+  EXPECT_EQ(p.topology.dims, (std::vector<int32_t>{2, 2, 4}));
+  EXPECT_EQ(p.topology.chips[13].coordinates, (std::vector<int32_t>{1, 0, 3}));
+  const trace::TimelinePlane* chip0 = p.timeline.FindChipPlane(0);
+  ASSERT_NE(chip0, nullptr);
+  bool send = false, receive = false;
+  for (int32_t l = 0; l < chip0->line_count(); ++l) {
+    send = send || chip0->line(l).name() == "DCN send";
+    receive = receive || chip0->line(l).name() == "DCN receive";
+  }
+  EXPECT_TRUE(send);
+  EXPECT_TRUE(receive);
+  EXPECT_FALSE(p.timeline.flows().empty());
 }
 
 TEST(MultiSlice, AChipWithoutNetworkFiguresFormsOneSliceOnly) {
