@@ -29,23 +29,24 @@ namespace {
 using samples::CellPrediction;
 using samples::PublishedCell;
 
-nlohmann::json ToJson(const CellPrediction& p) {
-  nlohmann::json cell = {{"model", p.model},
-                         {"parameters", p.parameters},
-                         {"slices", p.published.slices},
-                         {"chips", p.chips},
-                         {"topology", p.topology},
-                         {"step_seconds", p.step_seconds},
-                         {"tflops_per_chip", p.tflops_per_chip},
-                         {"mfu", p.mfu},
-                         {"published_mfu", p.published.mfu},
-                         {"difference_points", 100 * (p.mfu - p.published.mfu)},
-                         {"wall_seconds", p.wall_seconds},
-                         {"warnings", p.warnings}};
-  if (p.published.tflops_per_chip > 0) {
-    cell["published_tflops_per_chip"] = p.published.tflops_per_chip;
+nlohmann::json ToJson(const CellPrediction& cell) {
+  const samples::DecoderRunPrediction& p = cell.run;
+  nlohmann::json j = {{"model", p.model},
+                      {"parameters", p.parameters},
+                      {"slices", cell.published.slices},
+                      {"chips", p.chips},
+                      {"topology", p.topology},
+                      {"step_seconds", p.step_seconds},
+                      {"tflops_per_chip", p.tflops_per_chip},
+                      {"mfu", p.mfu},
+                      {"published_mfu", cell.published.mfu},
+                      {"difference_points", 100 * (p.mfu - cell.published.mfu)},
+                      {"wall_seconds", p.wall_seconds},
+                      {"warnings", p.warnings}};
+  if (cell.published.tflops_per_chip > 0) {
+    j["published_tflops_per_chip"] = cell.published.tflops_per_chip;
   }
-  return cell;
+  return j;
 }
 
 int RunReproduce(const CliArgs& args, std::ostream& out, std::ostream& err) {
@@ -125,12 +126,13 @@ int RunReproduce(const CliArgs& args, std::ostream& out, std::ostream& err) {
   out << absl::StrFormat("%-6s %7s %6s %-14s %9s %10s %8s %10s %7s %7s\n", "model", "slices",
                          "chips", "topology", "step (s)", "TFLOP/s", "MFU", "published", "diff",
                          "wall");
-  for (const CellPrediction& p : predictions) {
+  for (const CellPrediction& cell : predictions) {
+    const samples::DecoderRunPrediction& p = cell.run;
     out << absl::StrFormat("%-6s %7d %6d %-14s %9.3f %10.1f %7.2f%% %9.2f%% %+6.1fpp %6.1fs\n",
-                           absl::StrCat(p.published.global_parameter_scale, "B"),
-                           p.published.slices, p.chips, p.topology, p.step_seconds,
-                           p.tflops_per_chip, 100 * p.mfu, 100 * p.published.mfu,
-                           100 * (p.mfu - p.published.mfu), p.wall_seconds);
+                           absl::StrCat(cell.published.global_parameter_scale, "B"),
+                           cell.published.slices, p.chips, p.topology, p.step_seconds,
+                           p.tflops_per_chip, 100 * p.mfu, 100 * cell.published.mfu,
+                           100 * (p.mfu - cell.published.mfu), p.wall_seconds);
   }
   return 0;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/hlo/status_macros.h"
 #include "core/lazy/abstract_tracing.h"
 #include "core/lazy/autodiff.h"
@@ -111,12 +112,12 @@ Tensor Rope(const Tensor& x, const Tensor& cos, const Tensor& sin) {
 
 // cos and sin of every position's angles, [1, sequence, 1, head_dim / 2].
 std::pair<Tensor, Tensor> RopeTables(lazy::LazyDevice& device, int64_t sequence,
-                                     int64_t head_dim) {
+                                     int64_t head_dim, double theta) {
   lazy::NameScope scope("rope_tables");
   const int64_t half = head_dim / 2;
   Tensor position = lazy::Cast(lazy::Iota(device, {sequence, half}, 0), F32);
   Tensor index = lazy::Cast(lazy::Iota(device, {sequence, half}, 1), F32);
-  Tensor inverse_frequency = lazy::Exp(index * (-2.0 * std::log(10000.0) / double(head_dim)));
+  Tensor inverse_frequency = lazy::Exp(index * (-2.0 * std::log(theta) / double(head_dim)));
   Tensor angle = position * inverse_frequency;
   auto table = [&](const Tensor& t) {
     return lazy::Reshape(lazy::Cast(t, BF16), {1, sequence, 1, half});
@@ -213,6 +214,70 @@ absl::StatusOr<DecoderConfig> MaxTextScaledDecoder(int64_t global_parameter_scal
   return c;
 }
 
+namespace {
+
+struct NamedShape {
+  const char* name;
+  int64_t embed, query_heads, kv_heads, mlp, layers, vocabulary;
+  double rope_theta;
+};
+
+// The published architectures (head size 128 throughout).
+constexpr NamedShape kNamedShapes[] = {
+    {"llama2-7b", 4096, 32, 32, 11008, 32, 32000, 1e4},
+    {"llama2-13b", 5120, 40, 40, 13824, 40, 32000, 1e4},
+    {"llama2-70b", 8192, 64, 8, 28672, 80, 32000, 1e4},
+    {"llama3-8b", 4096, 32, 8, 14336, 32, 128256, 5e5},
+    {"llama3-70b", 8192, 64, 8, 28672, 80, 128256, 5e5},
+    {"llama3.1-8b", 4096, 32, 8, 14336, 32, 128256, 5e5},
+    {"llama3.1-70b", 8192, 64, 8, 28672, 80, 128256, 5e5},
+    {"llama3.1-405b", 16384, 128, 8, 53248, 126, 128256, 5e5},
+};
+
+constexpr int64_t kMaxTextScales[] = {1, 2, 4, 8, 16, 32, 64, 128};
+
+}  // namespace
+
+std::vector<std::string> NamedDecoderNames() {
+  std::vector<std::string> names;
+  for (int64_t scale : kMaxTextScales) names.push_back(absl::StrCat("maxtext-", scale, "b"));
+  for (const NamedShape& shape : kNamedShapes) names.push_back(shape.name);
+  return names;
+}
+
+absl::StatusOr<DecoderConfig> NamedDecoder(const std::string& name, int64_t per_device_batch,
+                                           int64_t sequence) {
+  if (per_device_batch < 1 || sequence < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "a step needs at least one sequence per chip and two tokens per sequence, got ",
+        per_device_batch, " and ", sequence));
+  }
+  for (int64_t scale : kMaxTextScales) {
+    if (name == absl::StrCat("maxtext-", scale, "b")) {
+      SYSTOLIC_ASSIGN_OR_RETURN(DecoderConfig c, MaxTextScaledDecoder(scale, per_device_batch));
+      c.sequence = sequence;
+      return c;
+    }
+  }
+  for (const NamedShape& shape : kNamedShapes) {
+    if (name != shape.name) continue;
+    DecoderConfig c;
+    c.name = shape.name;
+    c.embed = shape.embed;
+    c.query_heads = shape.query_heads;
+    c.kv_heads = shape.kv_heads;
+    c.mlp = shape.mlp;
+    c.layers = shape.layers;
+    c.vocabulary = shape.vocabulary;
+    c.rope_theta = shape.rope_theta;
+    c.sequence = sequence;
+    c.per_device_batch = per_device_batch;
+    return c;
+  }
+  return absl::NotFoundError(absl::StrCat("no decoder named '", name, "'; known: ",
+                                          absl::StrJoin(NamedDecoderNames(), ", ")));
+}
+
 double DecoderParameterCount(const DecoderConfig& c) {
   const double e = double(c.embed);
   const double attention = e * double(c.head_dim) * double(2 * c.query_heads + 2 * c.kv_heads);
@@ -297,7 +362,7 @@ absl::StatusOr<std::unique_ptr<HloModule>> TraceDecoderTrainingStep(const Decode
   Tensor targets = lazy::AbstractTensor(device, Shape(S32, {tokens}), "targets");
   for (const Tensor& p : params) SYSTOLIC_RETURN_IF_ERROR(p.status());
 
-  auto [cos, sin] = RopeTables(device, c.sequence, c.head_dim);
+  auto [cos, sin] = RopeTables(device, c.sequence, c.head_dim, c.rope_theta);
   Tensor x;
   {
     lazy::NameScope scope("token_embedder");

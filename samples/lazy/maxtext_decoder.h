@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/hlo/hlo_module.h"
@@ -27,6 +28,7 @@ struct DecoderConfig {
   int64_t vocabulary = 32000;
   int64_t sequence = 2048;
   int64_t per_device_batch = 1;  // sequences per chip (MaxText's per_device_batch_size)
+  double rope_theta = 10000;      // the rotary embedding's base
 };
 
 // How the chips are arranged: `slices` joined by the data-centre network,
@@ -43,6 +45,15 @@ struct DecoderMesh {
 // two): heads and MLP width, then embedding, then layers doubled in turn.
 absl::StatusOr<DecoderConfig> MaxTextScaledDecoder(int64_t global_parameter_scale,
                                                    int64_t per_device_batch);
+
+// A named configuration: "maxtext-16b" ... "maxtext-128b" (the scaled base
+// decoder), "llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b",
+// "llama3-70b", "llama3.1-8b", "llama3.1-70b", "llama3.1-405b" (grouped-
+// query attention, RoPE, RMSNorm, SwiGLU, untied embeddings and their
+// vocabularies, as published). Errors: an unknown name, listing the known.
+absl::StatusOr<DecoderConfig> NamedDecoder(const std::string& name, int64_t per_device_batch,
+                                           int64_t sequence);
+std::vector<std::string> NamedDecoderNames();
 
 // Parameters of the model (embedding and output projection untied).
 double DecoderParameterCount(const DecoderConfig& config);

@@ -1,11 +1,7 @@
 #include "samples/lazy/maxtext_reproduction.h"
 
-#include <chrono>
-
 #include "absl/strings/str_cat.h"
-#include "core/device/chip_figures.h"
 #include "core/device/slice.h"
-#include "core/device/slice_timing.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic::samples {
@@ -68,33 +64,14 @@ absl::StatusOr<std::unique_ptr<HloModule>> TraceCell(const PublishedCell& cell) 
 
 absl::StatusOr<CellPrediction> PredictCell(const PublishedCell& cell,
                                            const device::ChipSpec& chip) {
-  const auto start = std::chrono::steady_clock::now();
   const MaxTextRunConfig run = MaxTextV5eRun(cell);
   SYSTOLIC_ASSIGN_OR_RETURN(DecoderConfig config,
                             MaxTextScaledDecoder(cell.global_parameter_scale, run.per_device_batch));
-  CellPrediction p;
-  p.published = cell;
-  p.model = config.name;
-  p.chips = run.mesh.devices();
-  p.parameters = DecoderParameterCount(config);
-  p.model_flops_per_chip = MaxTextTrainingFlopsPerDevice(config);
-  SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module, TraceCell(cell));
   SYSTOLIC_ASSIGN_OR_RETURN(device::Slice slice,
                             device::MakeSlice(chip, {16, 16}, run.mesh.slices));
-  p.topology = slice.Name();
-  SYSTOLIC_ASSIGN_OR_RETURN(
-      device::TimedSliceCompilation timed,
-      device::CompileAndTimeOnSlice(std::move(module), slice,
-                                    SpmdDeviceCounts{run.mesh.devices(), 1}));
-  p.step_seconds = timed.timing.chip.seconds;
-  p.warnings = timed.timing.chip.warnings;
-  if (p.step_seconds <= 0) {
-    return absl::InternalError(absl::StrCat(p.model, " on ", p.topology, ": no time simulated"));
-  }
-  p.tflops_per_chip = p.model_flops_per_chip / p.step_seconds / 1e12;
-  p.mfu = p.model_flops_per_chip / p.step_seconds / device::PeakFlopsPerSecond(chip);
-  p.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CellPrediction p;
+  p.published = cell;
+  SYSTOLIC_ASSIGN_OR_RETURN(p.run, PredictDecoderRun(config, run.mesh, slice));
   return p;
 }
 

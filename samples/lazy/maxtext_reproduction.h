@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "core/device/chip_spec.pb.h"
 #include "core/hlo/hlo_module.h"
+#include "samples/lazy/decoder_prediction.h"
 #include "samples/lazy/maxtext_decoder.h"
 
 namespace systolic::samples {
@@ -36,16 +37,7 @@ MaxTextRunConfig MaxTextV5eRun(const PublishedCell& cell);
 
 struct CellPrediction {
   PublishedCell published;
-  std::string model;     // "maxtext-16b"
-  std::string topology;  // "v5e:16x16*4"
-  int64_t chips = 0;
-  double parameters = 0;
-  double model_flops_per_chip = 0;  // as MaxText counts them
-  double step_seconds = 0;          // simulated
-  double tflops_per_chip = 0;       // model FLOPs / step time
-  double mfu = 0;                   // of the chip's peak
-  double wall_seconds = 0;          // to trace, compile and simulate the cell
-  std::vector<std::string> warnings;
+  DecoderRunPrediction run;
 };
 
 // The per-chip training step of one cell, traced by shape (what

@@ -30,7 +30,7 @@ std::string SampleHlo(const std::string& name) {
 std::string CliTempPath(const std::string& name) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "systolic_cli_tests";
   std::filesystem::create_directories(dir);
-  std::filesystem::remove(dir / name);
+  std::filesystem::remove_all(dir / name);
   return (dir / name).string();
 }
 

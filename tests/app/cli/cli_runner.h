@@ -17,7 +17,8 @@ CliResult RunCli(const std::string& args, bool with_stderr = true);
 // A sample program bundled with the project: samples/hlo/<name>.
 std::string SampleHlo(const std::string& name);
 
-// A fresh path <tmp>/systolic_cli_tests/<name> (removed if it existed).
+// A fresh path <tmp>/systolic_cli_tests/<name> (removed, with anything in it,
+// if it existed).
 std::string CliTempPath(const std::string& name);
 
 }  // namespace systolic::testing

@@ -1,6 +1,7 @@
-// `systolic reproduce maxtext-v5e` as a user runs it: one cell as JSON beside
-// its published figure, the traced program written to open on its own, and
-// clear errors for a table or a cell that does not exist.
+// `systolic reproduce maxtext-v5e` and `systolic decoder` as a user runs
+// them: one cell as JSON beside its published figure, the traced program
+// written to open on its own, a named model on two slices, and clear errors
+// for a table, cell or model that does not exist.
 #include <filesystem>
 
 #include "gmock/gmock.h"
@@ -49,6 +50,31 @@ TEST(ReproduceCommand, UnknownTablesAndCellsAreClearErrors) {
   CliResult cell = RunCli("reproduce maxtext-v5e --model 24b");
   EXPECT_EQ(cell.exit_code, 2);
   EXPECT_THAT(cell.out, HasSubstr("no cell"));
+}
+
+TEST(DecoderCommand, ANamedModelIsPredictedOnTheSlicesGiven) {
+  CliResult r = RunCli("decoder llama2-7b --topology v5e:4x4*2 --sequence 512 --json", false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["chips"], 32);
+  EXPECT_EQ(j["fsdp"], 16);
+  EXPECT_EQ(j["topology"], "v5e:4x4*2");
+  // 512 tokens per chip leave the weights' gathers exposed: a low MFU, but
+  // one that TFLOP/s per chip and the chip's peak agree on.
+  EXPECT_GT(j["mfu"].get<double>(), 0.0);
+  EXPECT_LT(j["mfu"].get<double>(), 0.9);
+  EXPECT_NEAR(j["tflops_per_chip"].get<double>(), j["mfu"].get<double>() * 196.608, 1e-3);
+  EXPECT_NEAR(j["tokens_per_second"].get<double>(),
+              32 * 512 / j["step_seconds"].get<double>(), 1e-6 * j["tokens_per_second"].get<double>());
+}
+
+TEST(DecoderCommand, AnUnknownModelListsTheKnownOnes) {
+  CliResult r = RunCli("decoder gpt-5");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("llama3.1-405b"));
+  CliResult tensor = RunCli("decoder llama3-8b --topology v5e:4x4 --tensor 3");
+  EXPECT_EQ(tensor.exit_code, 2);
+  EXPECT_THAT(tensor.out, HasSubstr("does not divide"));
 }
 
 }  // namespace

@@ -8,9 +8,11 @@
 
 #include "absl/strings/match.h"
 #include "core/device/chip_spec_loader.h"
+#include "core/device/slice.h"
 #include "core/hlo/hlo_computation.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "samples/lazy/decoder_prediction.h"
 #include "samples/lazy/maxtext_reproduction.h"
 
 namespace systolic::samples {
@@ -32,6 +34,38 @@ TEST(MaxTextDecoder, TheScaledFamilyHasThePublishedSizes) {
   EXPECT_EQ(c16.mlp, 28672);
   EXPECT_EQ(c16.layers, 32);
   EXPECT_FALSE(MaxTextScaledDecoder(12, 1).ok());
+}
+
+TEST(MaxTextDecoder, NamedConfigurationsHaveTheirPublishedSizes) {
+  const std::pair<const char*, double> sizes[] = {{"llama2-7b", 6.74e9},   {"llama2-13b", 13.0e9},
+                                                  {"llama2-70b", 69.0e9},  {"llama3-8b", 8.03e9},
+                                                  {"llama3-70b", 70.6e9},  {"llama3.1-405b", 405.8e9}};
+  for (const auto& [name, parameters] : sizes) {
+    absl::StatusOr<DecoderConfig> c = NamedDecoder(name, 1, 4096);
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_NEAR(DecoderParameterCount(*c) / parameters, 1.0, 0.01) << name;
+    EXPECT_EQ(c->sequence, 4096);
+  }
+  EXPECT_EQ(NamedDecoder("llama3-8b", 1, 2048)->kv_heads, 8);  // grouped-query attention
+  EXPECT_EQ(NamedDecoder("maxtext-32b", 4, 2048)->embed, 8192);
+  absl::StatusOr<DecoderConfig> unknown = NamedDecoder("gpt-5", 1, 2048);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("llama3-8b"));
+}
+
+TEST(MaxTextDecoder, GroupedQueryAttentionTracesAndRuns) {
+  DecoderConfig c = *NamedDecoder("llama3-8b", 1, 256);
+  c.layers = 2;
+  const device::Slice slice = *device::LoadSlice("v5e:4x4");
+  absl::StatusOr<DecoderRunPrediction> p = PredictDecoderRun(c, DecoderMesh{1, 8, 2}, slice);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_GT(p->step_seconds, 0);
+  EXPECT_GT(p->mfu, 0.05);
+  EXPECT_LT(p->mfu, 1.0);
+  // A mesh that does not cover the slice says so.
+  absl::StatusOr<DecoderRunPrediction> wrong = PredictDecoderRun(c, DecoderMesh{1, 4, 2}, slice);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_THAT(std::string(wrong.status().message()), HasSubstr("does not cover"));
 }
 
 TEST(MaxTextDecoder, FlopsAreSixTimesParametersTimesTokensPlusAttention) {
@@ -107,13 +141,13 @@ TEST(MaxTextReproduction, The16BCellsLandNearThePublishedMfuAndFallWithSlices) {
   absl::StatusOr<CellPrediction> four = PredictCell(Cell(16, 4), v5e);
   ASSERT_TRUE(one.ok()) << one.status();
   ASSERT_TRUE(four.ok()) << four.status();
-  EXPECT_EQ(one->chips, 256);
-  EXPECT_EQ(four->topology, "v5e:16x16*4");
-  EXPECT_NEAR(one->mfu, 0.6110, 0.10);
-  EXPECT_NEAR(four->mfu, 0.5914, 0.10);
-  EXPECT_LT(four->mfu, one->mfu);
+  EXPECT_EQ(one->run.chips, 256);
+  EXPECT_EQ(four->run.topology, "v5e:16x16*4");
+  EXPECT_NEAR(one->run.mfu, 0.6110, 0.10);
+  EXPECT_NEAR(four->run.mfu, 0.5914, 0.10);
+  EXPECT_LT(four->run.mfu, one->run.mfu);
   // TFLOP/s per chip and MFU say the same thing.
-  EXPECT_NEAR(one->tflops_per_chip * 1e12, one->mfu * 196.608e12, 1e9);
+  EXPECT_NEAR(one->run.tflops_per_chip * 1e12, one->run.mfu * 196.608e12, 1e9);
 }
 
 }  // namespace
