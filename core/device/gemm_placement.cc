@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/device/ceil_div.h"
 #include "core/device/chip_figures.h"
 #include "core/device/mxu_analytic_engine.h"
 
 namespace systolic::device {
 namespace {
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 int64_t Outputs(const GemmPlan& g) { return g.batch * g.gemm.m * g.gemm.n; }
 

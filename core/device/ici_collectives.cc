@@ -173,7 +173,7 @@ std::vector<IciTransfer> TorusCollective(const IciTopology& topology, IciCollect
       shard_before[axis] = shard;
       // Half the shard each way round; n - 1 chunks of 1/n of that.
       phases.AddPhase(AxisRings(topology, axis), ChunkOf(ChunkOf(shard, 2), n), n - 1,
-                      absl::StrCat(name, " (reduce-scatter along ", std::string(1, "xyz"[axis]), ")"));
+                      absl::StrCat(name, " (reduce-scatter along ", AxisName(axis), ")"));
       shard = ChunkOf(shard, n);
     }
   } else {
@@ -188,7 +188,7 @@ std::vector<IciTransfer> TorusCollective(const IciTopology& topology, IciCollect
       const int axis = *it;
       const int64_t n = topology.bounds()[axis];
       phases.AddPhase(AxisRings(topology, axis), ChunkOf(ChunkOf(shard_before[axis], 2), n),
-                      n - 1, absl::StrCat(name, " (all-gather along ", std::string(1, "xyz"[axis]), ")"));
+                      n - 1, absl::StrCat(name, " (all-gather along ", AxisName(axis), ")"));
     }
   }
   return phases.Take();

@@ -21,9 +21,12 @@ int TorusDimensions(const ChipSpec& spec) {
   }
 }
 
-constexpr char kAxisNames[] = "xyz";
-
 }  // namespace
+
+std::string AxisName(int axis) {
+  if (axis >= 0 && axis < 3) return std::string(1, "xyz"[axis]);
+  return axis == kDcnAxis ? "dcn" : "?";
+}
 
 absl::StatusOr<IciTopology> IciTopology::Create(const ChipSpec& spec,
                                                 std::vector<int64_t> bounds, int64_t slices) {
@@ -43,7 +46,7 @@ absl::StatusOr<IciTopology> IciTopology::Create(const ChipSpec& spec,
   for (size_t axis = 0; axis < bounds.size(); ++axis) {
     if (bounds[axis] < 1) {
       return absl::InvalidArgumentError(
-          absl::StrCat("axis ", std::string(1, kAxisNames[axis]), " has ", bounds[axis], " chips"));
+          absl::StrCat("axis ", AxisName(int(axis)), " has ", bounds[axis], " chips"));
     }
     t.bounds_[axis] = bounds[axis];
     long_axes += bounds[axis] > 1;
@@ -138,7 +141,7 @@ std::string IciTopology::LinkName(int link) const {
     return absl::StrCat("chip ", l.source_chip, l.direction > 0 ? " dcn out" : " dcn in");
   }
   return absl::StrCat("chip ", l.source_chip, " ", l.direction > 0 ? "+" : "-",
-                      std::string(1, kAxisNames[l.axis]));
+                      AxisName(l.axis));
 }
 
 std::vector<int> IciTopology::Route(int64_t source, int64_t target) const {

@@ -38,6 +38,9 @@ using ChipCoordinates = std::array<int64_t, 3>;
 
 inline constexpr int kDcnAxis = 3;
 
+// "x", "y" or "z" for ICI axes 0 to 2; "dcn" for the network.
+std::string AxisName(int axis);
+
 class IciTopology {
  public:
   // `bounds`: chips along each axis (one to three axes, each at least 1).

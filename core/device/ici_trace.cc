@@ -9,10 +9,8 @@
 namespace systolic::device {
 namespace {
 
-constexpr char kAxisNames[] = "xyz";
-
 std::string DirectionOf(const IciLink& link) {
-  return absl::StrCat(link.direction > 0 ? "+" : "-", std::string(1, kAxisNames[link.axis]));
+  return absl::StrCat(link.direction > 0 ? "+" : "-", AxisName(link.axis));
 }
 
 // The lane of a transfer's end: the ICI direction it leaves or arrives in,

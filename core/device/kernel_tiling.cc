@@ -6,6 +6,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
+#include "core/device/ceil_div.h"
 #include "core/device/chip_figures.h"
 #include "core/device/gemm_placement.h"
 #include "core/device/mxu_analytic_engine.h"
@@ -13,7 +14,6 @@
 namespace systolic::device {
 namespace {
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t RoundUp(int64_t a, int64_t b) { return CeilDiv(a, b) * b; }
 
 // The share of `total` that part `i` of `parts` gets (shares sum to total).

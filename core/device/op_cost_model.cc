@@ -4,15 +4,11 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "core/device/ceil_div.h"
 #include "core/device/chip_figures.h"
 #include "core/hlo/status_macros.h"
 
 namespace systolic::device {
-namespace {
-
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-}  // namespace
 
 OpCostModel::OpCostModel(const ChipSpec& spec)
     : spec_(spec), mxu_(MxuAnalyticEngine::ForChip(spec)) {}

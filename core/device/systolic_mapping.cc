@@ -3,13 +3,9 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "core/device/ceil_div.h"
 
 namespace systolic::device {
-namespace {
-
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-}  // namespace
 
 absl::Status ValidateGemmOnArray(const GemmShape& gemm, const ArrayShape& array,
                                  Dataflow dataflow) {

@@ -86,7 +86,7 @@ void TriangularSolveBatch(const S* a, S* b, int64_t batch, int64_t m, int64_t n,
   }
 }
 
-absl::StatusOr<Literal> ToCompute(const Literal& l) {
+absl::StatusOr<Literal> ToComputeLiteral(const Literal& l) {
   PrimitiveType t = ComputeType(l.element_type());
   if (t == l.element_type()) return l.Clone();
   return l.Convert(t);
@@ -104,7 +104,7 @@ absl::StatusOr<Literal> Cholesky(const Literal& a, bool lower) {
   }
   const int64_t n = s.dimensions(s.rank() - 1);
   const int64_t batch = n == 0 ? 0 : s.num_elements() / (n * n);
-  auto work = ToCompute(a);
+  auto work = ToComputeLiteral(a);
   if (!work.ok()) return work.status();
   switch (work->element_type()) {
     case F32:
@@ -146,9 +146,9 @@ absl::StatusOr<Literal> TriangularSolve(const Literal& a, const Literal& b, bool
     }
   }
   const int64_t batch = (m == 0 || n == 0) ? 0 : bs.num_elements() / (m * n);
-  auto aw = ToCompute(a);
+  auto aw = ToComputeLiteral(a);
   if (!aw.ok()) return aw.status();
-  auto bw = ToCompute(b);
+  auto bw = ToComputeLiteral(b);
   if (!bw.ok()) return bw.status();
   switch (aw->element_type()) {
     case F32:

@@ -9,7 +9,7 @@ namespace systolic::eval {
 namespace {
 
 // One value of any array type.
-struct alignas(16) Slot {
+struct alignas(16) ValueSlot {
   uint8_t bytes[16];
 };
 
@@ -25,7 +25,7 @@ struct ScalarFunction::Program {
   };
   // Value i lives at pointers[i]: an argument, a constant, or slots[i].
   std::vector<const void*> pointers;
-  std::vector<Slot> slots;
+  std::vector<ValueSlot> slots;
   std::vector<int> parameter_values;  // value index of parameter p
   std::vector<Step> steps;
   // Aliases (copy, reshape, bitcast of a scalar, get-tuple-element of a tuple

@@ -5,16 +5,16 @@ namespace {
 
 // Dimensions of operand and result that a reshape maps onto each other as
 // a block (equal element counts).
-struct ReshapeGroup {
+struct DimensionBlock {
   std::vector<int64_t> operand;
   std::vector<int64_t> result;
 };
 
-std::vector<ReshapeGroup> ReshapeGroups(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  std::vector<ReshapeGroup> groups;
+std::vector<DimensionBlock> DimensionBlocks(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  std::vector<DimensionBlock> groups;
   size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
-    ReshapeGroup g;
+    DimensionBlock g;
     if (i < a.size() && a[i] == 1) {
       g.operand.push_back(int64_t(i++));
     } else if (j < b.size() && b[j] == 1) {
@@ -57,7 +57,7 @@ std::optional<ShardingGrid> ReshapeOperandGrid(const ShardingGrid& result, const
   const std::vector<int64_t>& a = operand.dimensions();
   const std::vector<int64_t>& b = result_shape.dimensions();
   std::vector<std::vector<int64_t>> sources(a.size());
-  for (const ReshapeGroup& g : ReshapeGroups(a, b)) {
+  for (const DimensionBlock& g : DimensionBlocks(a, b)) {
     for (size_t k = 0; k < g.result.size(); ++k) {
       const int64_t tiles = result.tiles(g.result[k]);
       if (tiles == 1) continue;
