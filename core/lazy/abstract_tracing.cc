@@ -69,8 +69,6 @@ Tensor AbstractTensor(LazyDevice& device, const Shape& shape, absl::string_view 
   return t;
 }
 
-bool IsAbstract(const Node& node) { return node.is_data() && node.data()->device_count() == 0; }
-
 absl::StatusOr<std::unique_ptr<HloModule>> TraceProgram(LazyDevice& device,
                                                         absl::Span<const Tensor> outputs,
                                                         absl::string_view module_name) {

@@ -28,9 +28,6 @@ std::shared_ptr<ExecutionBackend> MakeShapeOnlyBackend(int64_t device_count);
 // program. `name` (within the current scope) names that parameter.
 Tensor AbstractTensor(LazyDevice& device, const Shape& shape, absl::string_view name);
 
-// True for data made by AbstractTensor.
-bool IsAbstract(const Node& node);
-
 // The program computing `outputs` (its root a tuple of them, in order),
 // lowered for the device's replicas or partitions without compiling or
 // running it. Errors: an error tensor among the outputs (with its cause).

@@ -55,18 +55,25 @@ MaxTextRunConfig MaxTextV5eRun(const PublishedCell& cell) {
   return run;
 }
 
+namespace {
+
+// The cell's model at the batch its configuration runs.
+absl::StatusOr<DecoderConfig> ConfigOf(const PublishedCell& cell, const MaxTextRunConfig& run) {
+  return MaxTextScaledDecoder(cell.global_parameter_scale, run.per_device_batch);
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<HloModule>> TraceCell(const PublishedCell& cell) {
   const MaxTextRunConfig run = MaxTextV5eRun(cell);
-  SYSTOLIC_ASSIGN_OR_RETURN(DecoderConfig config,
-                            MaxTextScaledDecoder(cell.global_parameter_scale, run.per_device_batch));
+  SYSTOLIC_ASSIGN_OR_RETURN(DecoderConfig config, ConfigOf(cell, run));
   return TraceDecoderTrainingStep(config, run.mesh);
 }
 
 absl::StatusOr<CellPrediction> PredictCell(const PublishedCell& cell,
                                            const device::ChipSpec& chip) {
   const MaxTextRunConfig run = MaxTextV5eRun(cell);
-  SYSTOLIC_ASSIGN_OR_RETURN(DecoderConfig config,
-                            MaxTextScaledDecoder(cell.global_parameter_scale, run.per_device_batch));
+  SYSTOLIC_ASSIGN_OR_RETURN(DecoderConfig config, ConfigOf(cell, run));
   SYSTOLIC_ASSIGN_OR_RETURN(device::Slice slice,
                             device::MakeSlice(chip, {16, 16}, run.mesh.slices));
   CellPrediction p;
