@@ -7,6 +7,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/hlo/utf8.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
 
@@ -36,8 +37,15 @@ void CheckMessage(const Message& message, const std::string& prefix,
   const google::protobuf::Descriptor& descriptor = *message.GetDescriptor();
   for (int i = 0; i < descriptor.field_count(); ++i) {
     const FieldDescriptor& field = *descriptor.field(i);
-    if (IsOptionalField(field, message)) continue;
     const std::string path = absl::StrCat(prefix, field.name());
+    if (field.cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
+      const int64_t bad = FirstInvalidUtf8Byte(reflection.GetString(message, &field));
+      if (bad >= 0) {
+        problems.push_back(absl::StrCat(path, " is not UTF-8 text (byte ", bad, ")"));
+        continue;
+      }
+    }
+    if (IsOptionalField(field, message)) continue;
     const bool present = !field.has_presence() || reflection.HasField(message, &field);
     if (!present) {
       problems.push_back(absl::StrCat(path, " is missing"));

@@ -126,6 +126,25 @@ TEST(ChipSpecTest, DurationsMayBeZeroButNotNegative) {
               HasSubstr("scalar_unit.kernel_issue_ns must not be negative, got -1"));
 }
 
+// Protobuf strings must be UTF-8: a name or description that is not (here
+// written with escapes, as raw bytes would be) is refused at load, not
+// written back broken.
+TEST(ChipSpecTest, StringsThatAreNotUtf8AreRefused) {
+  absl::StatusOr<ChipSpec> name =
+      ParseChipSpec(Replace(kValidSpec, "name: \"test\"", "name: \"te\\377st\""), "t");
+  ASSERT_FALSE(name.ok());
+  EXPECT_THAT(name.status().message(), HasSubstr("name is not UTF-8 text (byte 2)"));
+  absl::StatusOr<ChipSpec> description = ParseChipSpec(
+      Replace(kValidSpec, "name: \"test\"", "name: \"test\" description: \"\\xe2\\x82\""),
+      "t");
+  ASSERT_FALSE(description.ok());
+  EXPECT_THAT(description.status().message(), HasSubstr("description is not UTF-8 text (byte 0)"));
+  EXPECT_TRUE(ParseChipSpec(Replace(kValidSpec, "name: \"test\"",
+                                    "name: \"test\" description: \"5 \\xe2\\x82\\xac chip\""),
+                            "t")
+                  .ok());
+}
+
 TEST(ChipSpecTest, EveryProblemIsListed) {
   std::string text = Replace(kValidSpec, "clock_mhz: 1000", "clock_mhz: 0");
   text = Replace(text, "name: \"test\"", "");
