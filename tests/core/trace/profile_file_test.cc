@@ -83,6 +83,23 @@ TEST(ProfileFile, SnapshotsKeepProvenanceAndShardings) {
   EXPECT_EQ(program.buffer_assignment.peaks[1].memory_space, "VMEM");
 }
 
+// Names come from programs written elsewhere and may hold any bytes (an HLO
+// op_name "\xff"): the profile reads back what was written, byte for byte.
+TEST(ProfileFile, TextThatIsNotUtf8ReadsBack) {
+  Profile written = testing::MakeSampleProfile({.chips = 1, .events_per_lane = 1});
+  const std::string bytes_not_text = "caf\xff\xfe/add";
+  written.info.title = bytes_not_text;
+  written.programs[0].snapshots[0].hlo_text += "  // " + bytes_not_text + "\n";
+  written.programs[0].snapshots[0].provenance[0].name = bytes_not_text;
+  absl::StatusOr<std::string> bytes = SerializeProfile(written);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  absl::StatusOr<Profile> read = ParseProfile(*bytes);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->info.title, bytes_not_text);
+  EXPECT_EQ(read->programs[0].snapshots[0].provenance[0].name, bytes_not_text);
+  EXPECT_TRUE(*read == written);
+}
+
 TEST(ProfileFile, EventsSpanManyChunks) {
   const Profile written = testing::MakeSampleProfile({.chips = 2, .events_per_lane = 1000});
   std::string bytes;
