@@ -1,5 +1,6 @@
 #include "core/hlo/hlo_file.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -7,12 +8,34 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "core/hlo/hlo_print_options.h"
 #include "core/hlo/hlo_parser.h"
 #include "core/hlo/hlo_structural_equal.h"
 #include "core/hlo/status_macros.h"
+#include "core/hlo/utf8.h"
 
 namespace systolic {
+
+namespace {
+
+// A binary file (a profile, an archive, an image opened by mistake) is named
+// as such at its first binary byte, rather than parsed into an error that
+// quotes it.
+absl::StatusOr<std::string> CheckIsText(const std::string& path, std::string text) {
+  const int64_t at = FirstBinaryByte(text);
+  if (at < 0) return text;
+  const absl::string_view before(text.data(), size_t(at));
+  const int64_t line = 1 + int64_t(std::count(before.begin(), before.end(), '\n'));
+  const size_t line_start = before.rfind('\n');
+  const int64_t column = at - (line_start == absl::string_view::npos ? 0 : int64_t(line_start) + 1) + 1;
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "%s:%d:%d: not a text file: byte %d is 0x%02X, which text never holds (programs are HLO or "
+      "StableHLO text)",
+      path, line, column, at, static_cast<unsigned char>(text[size_t(at)])));
+}
+
+}  // namespace
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -27,7 +50,7 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
     in.seekg(0, std::ios::beg);
     in.read(text.data(), size);
     if (in.gcount() != size) return absl::DataLossError(absl::StrCat(path, ": read error"));
-    return text;
+    return CheckIsText(path, std::move(text));
   }
   // Not seekable (a pipe): read it as a stream.
   in.clear();
@@ -35,7 +58,7 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return buffer.str();
+  return CheckIsText(path, buffer.str());
 }
 
 absl::StatusOr<std::vector<HloFileModule>> LoadHloFile(const std::string& path, bool verify) {

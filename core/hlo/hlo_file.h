@@ -11,7 +11,8 @@
 
 namespace systolic {
 
-// The whole file; a clear error if it cannot be read.
+// The whole file; a clear error if it cannot be read or is not text (the
+// line, column and value of its first binary byte).
 absl::StatusOr<std::string> ReadTextFile(const std::string& path);
 
 struct HloFileModule {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -97,6 +98,23 @@ TEST(RunCommand, BadInputIsAClearError) {
   CliResult args = RunCli("run " + SampleHlo("mlp_layer.hlo") + " --args a.npy");
   EXPECT_EQ(args.exit_code, 2);
   EXPECT_THAT(args.out, HasSubstr("4 parameters"));
+}
+
+// A binary file opened as a program (an image, an archive, a profile under
+// another name) is named as such in one line, with no bytes of it quoted.
+TEST(RunCommand, ABinaryFileIsNotTextAtItsFirstBinaryByte) {
+  const std::string path = CliTempPath("random.hlo");
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << "HloModule m\nENTRY e {\n  ";
+    out.write("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe", 18);
+  }
+  for (const std::string command : {"run ", "parse ", "compile "}) {
+    CliResult r = RunCli(command + path);
+    EXPECT_EQ(r.exit_code, 1) << command;
+    EXPECT_THAT(r.out, HasSubstr(path + ":4:1: not a text file: byte 30 is 0x1A")) << command;
+    EXPECT_EQ(r.out.find("IHDR"), std::string::npos) << r.out;
+  }
 }
 
 // Four replicas sum their vectors: a value every device must agree on.

@@ -29,5 +29,20 @@ TEST(Utf8, TheFirstIllFormedByteIsFound) {
   EXPECT_EQ(FirstInvalidUtf8Byte("\xC3\xA9z\xC3"), 3);
 }
 
+TEST(Utf8, BinaryBytesAreControlCharactersTextFilesDoNotHold) {
+  EXPECT_EQ(FirstBinaryByte("HloModule m\n\tENTRY e {\r\n}\f\v"), -1);
+  EXPECT_EQ(FirstBinaryByte("name=\"caf\xFF\""), -1);  // other encodings are text
+  EXPECT_EQ(FirstBinaryByte(std::string("ab\0c", 4)), 2);
+  EXPECT_EQ(FirstBinaryByte("\x7F" "ELF"), 0);
+  EXPECT_EQ(FirstBinaryByte("x\x1B[31m"), 1);  // an escape sequence
+}
+
+TEST(Utf8, PrintableTextEscapesWhatWouldNotShowAsItself) {
+  EXPECT_EQ(PrintableText("a\tb\nc \xE2\x82\xAC"), "a\tb\nc \xE2\x82\xAC");
+  EXPECT_EQ(PrintableText(std::string("\x7F" "ELF\x02\0", 6)), "\\x7FELF\\x02\\x00");
+  EXPECT_EQ(PrintableText("caf\xFF!"), "caf\\xFF!");
+  EXPECT_EQ(PrintableText("\r\x1B"), "\\x0D\\x1B");
+}
+
 }  // namespace
 }  // namespace systolic
