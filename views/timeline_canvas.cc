@@ -245,6 +245,11 @@ void TimelineCanvas::ZoomToSelection() {
   WindowMoved();
 }
 
+void TimelineCanvas::SetFlowsShown(bool shown) {
+  flows_shown_ = shown;
+  viewport()->update();
+}
+
 void TimelineCanvas::SetCycleUnits(bool cycles) {
   cycle_units_ = cycles && clock_hz_ > 0;
   viewport()->update();
@@ -481,13 +486,17 @@ void TimelineCanvas::PaintRuler(QPainter& painter, const QRect& rect) const {
 }
 
 void TimelineCanvas::PaintFlows(QPainter& painter, const QRect& rect) const {
+  last_frame_flows_ = 0;
   const trace::Timeline& t = profile_->timeline;
+  const bool only_selected = t.flows().size() > kManyFlows;
+  if (!flows_shown_ || (only_selected && !selected_)) return;
   const StudioPalette& palette = StudioPalette::Get();
   QColor color = palette.collective.darker(110);
   color.setAlpha(190);
   painter.setPen(QPen(color, 1.4));
   int drawn = 0;
   for (const trace::Flow& flow : t.flows()) {
+    if (only_selected && flow.source != *selected_ && flow.target != *selected_) continue;
     if (!t.Contains(flow.source) || !t.Contains(flow.target)) continue;
     const int32_t a = tree_.FindLane(flow.source.plane, flow.source.line);
     const int32_t b = tree_.FindLane(flow.target.plane, flow.target.line);
@@ -504,6 +513,7 @@ void TimelineCanvas::PaintFlows(QPainter& painter, const QRect& rect) const {
     painter.drawPath(path);
     painter.setBrush(color);
     painter.drawPolygon(QPolygonF({to, to + QPointF(-7, -3.5), to + QPointF(-7, 3.5)}));
+    ++last_frame_flows_;
     if (++drawn >= kMaxFlowsDrawn) break;
   }
 }

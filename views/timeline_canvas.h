@@ -82,6 +82,15 @@ class TimelineCanvas : public QAbstractScrollArea {
 
   void SetCycleUnits(bool cycles);
   bool cycle_units() const { return cycle_units_; }
+
+  // Flows (a collective's transfers from chip to chip) are drawn as arrows
+  // when shown: every one in a profile of a few hundred, otherwise only the
+  // selected event's, which would else cover the lanes of a multi-chip run.
+  static constexpr size_t kManyFlows = 300;
+  void SetFlowsShown(bool shown);
+  bool flows_shown() const { return flows_shown_; }
+  // Flow arrows drawn in the last frame (tests).
+  int64_t last_frame_flows() const { return last_frame_flows_; }
   double clock_hz() const { return clock_hz_; }
 
   // Draws a whole frame at the viewport's size (paint events, benchmarks).
@@ -139,6 +148,8 @@ class TimelineCanvas : public QAbstractScrollArea {
   int generation_ = 0;
 
   std::optional<trace::EventRef> selected_;
+  bool flows_shown_ = true;
+  mutable int64_t last_frame_flows_ = 0;
   QStringList highlighted_;
   analysis::InstructionEventMatcher matcher_;
 

@@ -117,6 +117,46 @@ class TimelineViewTest : public QObject {
     QVERIFY(!canvas.selected_event().has_value());
   }
 
+  // Flows draw while there are few; with many, only the selected event's;
+  // none when hidden.
+  void flowsShowAllWhenFewOnlyTheSelectedWhenManyAndCanBeHidden() {
+    trace::Profile many = *profile_;
+    const trace::EventRef from = FindEvent(many.timeline, 0, "core 0 / MXU 0", 0);
+    const trace::EventRef to = FindEvent(many.timeline, 1, "core 0 / MXU 0", 0);
+    QVERIFY(from.line >= 0 && to.line >= 0);
+    for (size_t i = 0; i < 10; ++i) many.timeline.AddFlow({i, "all-reduce", "collective", from, to, 64});
+    auto few = std::make_shared<const trace::Profile>(many);
+    const trace::EventRef other = FindEvent(many.timeline, 0, "core 0 / MXU 0", 1);
+    for (size_t i = 10; i <= TimelineCanvas::kManyFlows; ++i) {
+      many.timeline.AddFlow({i, "all-reduce", "collective", other, to, 64});
+    }
+    auto crowded = std::make_shared<const trace::Profile>(std::move(many));
+
+    TimelineCanvas canvas;
+    canvas.resize(1400, 900);
+    canvas.show();
+    QImage frame(canvas.viewport()->size(), QImage::Format_ARGB32);
+    auto flows_drawn = [&] {
+      QPainter painter(&frame);
+      canvas.PaintFrame(painter, frame.rect());
+      return canvas.last_frame_flows();
+    };
+    canvas.SetProfile(profile_);
+    const int64_t own = flows_drawn();  // the run's collective transfers
+    QVERIFY(profile_->timeline.flows().size() + 10 <= TimelineCanvas::kManyFlows);
+    canvas.SetProfile(few);
+    QCOMPARE(flows_drawn(), own + 10);
+    canvas.SetFlowsShown(false);
+    QCOMPARE(flows_drawn(), qint64(0));
+    canvas.SetFlowsShown(true);
+
+    canvas.SetProfile(crowded);
+    QVERIFY(crowded->timeline.flows().size() > TimelineCanvas::kManyFlows);
+    QCOMPARE(flows_drawn(), qint64(0));  // nothing selected
+    canvas.SelectEvent(from, false);
+    QCOMPARE(flows_drawn(), qint64(10));  // the selected event's ten
+  }
+
   void eventsAreDrawnInTheirUnitsColour() {
     TimelineCanvas canvas;
     canvas.resize(1400, 900);
