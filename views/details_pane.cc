@@ -63,7 +63,8 @@ void DetailsPane::ShowInstructions(const analysis::StageModule* stage,
     return;
   }
   const HloInstruction* instruction = instructions.front();
-  std::vector<std::pair<std::string, std::string>> rows = analysis::DescribeInstruction(*instruction);
+  std::vector<std::pair<std::string, std::string>> rows =
+      analysis::DescribeInstruction(*instruction, ops_ ? ops_->Find(instruction->name()) : nullptr);
   if (stage) {
     std::vector<std::string> origins;
     for (int64_t origin : stage->OriginsOf(instruction)) {

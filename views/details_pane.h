@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/analysis/op_profile.h"
 #include "core/analysis/stage_module.h"
 #include "core/hlo/hlo_instruction.h"
 #include "core/trace/timeline.h"
@@ -23,6 +24,9 @@ class DetailsPane : public QWidget {
  public:
   explicit DetailsPane(QWidget* parent = nullptr);
 
+  // The open profile's op profile (null: none), so an instruction's details
+  // say where the simulator ran it rather than where its opcode suggests.
+  void SetOpProfile(const analysis::OpProfile* ops) { ops_ = ops; }
   void ShowInstructions(const analysis::StageModule* stage,
                         const std::vector<const HloInstruction*>& instructions);
   void ShowEvent(const trace::Timeline& timeline, const trace::EventRef& ref);
@@ -37,6 +41,7 @@ class DetailsPane : public QWidget {
  private:
   QLabel* title_ = nullptr;
   QTreeWidget* rows_ = nullptr;
+  const analysis::OpProfile* ops_ = nullptr;
 };
 
 }  // namespace systolic::views

@@ -2,6 +2,8 @@
 
 #include <QContextMenuEvent>
 #include <QMouseEvent>
+#include <QResizeEvent>
+#include <QShowEvent>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
@@ -27,6 +29,11 @@ void GraphCanvas::ZoomBy(double factor) {
 }
 
 void GraphCanvas::FitAll() {
+  if (!isVisible()) {
+    fit_when_shown_ = true;
+    return;
+  }
+  fit_when_shown_ = false;
   if (!scene()) return;
   const QRectF rect = scene()->itemsBoundingRect().adjusted(-20, -20, 20, 20);
   if (rect.isEmpty()) return;
@@ -36,6 +43,17 @@ void GraphCanvas::FitAll() {
     resetTransform();
     centerOn(rect.center());
   }
+}
+
+void GraphCanvas::showEvent(QShowEvent* event) {
+  QGraphicsView::showEvent(event);
+  if (fit_when_shown_) FitAll();
+}
+
+// The first resize after showing gives the size a pending fit needs.
+void GraphCanvas::resizeEvent(QResizeEvent* event) {
+  QGraphicsView::resizeEvent(event);
+  if (fit_when_shown_) FitAll();
 }
 
 void GraphCanvas::wheelEvent(QWheelEvent* event) {

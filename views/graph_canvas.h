@@ -17,6 +17,8 @@ class GraphCanvas : public QGraphicsView {
   explicit GraphCanvas(QWidget* parent = nullptr);
 
   void ZoomBy(double factor);
+  // Fits the graph into the view; while the view is hidden (its tab not yet
+  // shown, its size not yet known) the fit waits until it is shown.
   void FitAll();
   double zoom() const { return transform().m11(); }
 
@@ -29,6 +31,8 @@ class GraphCanvas : public QGraphicsView {
   void contextMenuAt(int node, int cluster, const QPoint& global_position);
 
  protected:
+  void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
@@ -39,6 +43,7 @@ class GraphCanvas : public QGraphicsView {
   // The node or cluster title under a viewport position.
   void HitTest(const QPoint& position, int* node, int* cluster) const;
   QPoint press_position_;
+  bool fit_when_shown_ = false;
 };
 
 }  // namespace systolic::views

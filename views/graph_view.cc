@@ -217,6 +217,12 @@ bool GraphView::busy() const {
   return false;
 }
 
+bool GraphView::PickInstructionByName(const QString& name) {
+  if (!SelectInstructionByName(name)) return false;
+  emit active_->selectionChanged(active_->selection());
+  return true;
+}
+
 bool GraphView::SelectInstructionByName(const QString& name) {
   const std::string wanted = name.toStdString();
   for (GraphPane* pane : {after_, before_}) {

@@ -54,6 +54,9 @@ class GraphView : public QWidget {
   // Selects the instruction named `name` in the later stage (or else the
   // earlier one) and marks its links; false when neither has it.
   bool SelectInstructionByName(const QString& name);
+  // The same, announced as a click on the node is (instructionsSelected),
+  // for views that pick an instruction on the user's behalf.
+  bool PickInstructionByName(const QString& name);
 
   // --- Toolbar actions, on the active side ------------------------------------
   int Search(const QString& text);

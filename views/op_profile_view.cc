@@ -1,6 +1,7 @@
 #include "views/op_profile_view.h"
 
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -32,7 +33,26 @@ OpProfileView::OpProfileView(QWidget* parent) : QWidget(parent) {
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setAlternatingRowColors(true);
   layout->addWidget(table_, 1);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (selecting_) return;
+            const analysis::OpStats* op = model_->OpAt(proxy_->mapToSource(current));
+            if (op != nullptr) emit instructionSelected(QString::fromStdString(op->name));
+          });
   SetProfile(nullptr);
+}
+
+bool OpProfileView::SelectInstruction(const QString& name) {
+  for (int row = 0; row < proxy_->rowCount(); ++row) {
+    const QModelIndex index = proxy_->index(row, OpProfileModel::kInstruction);
+    if (index.data().toString() != name) continue;
+    selecting_ = true;
+    table_->setCurrentIndex(index);
+    table_->scrollTo(index);
+    selecting_ = false;
+    return true;
+  }
+  return false;
 }
 
 QString OpProfileView::summary() const { return summary_->text(); }
@@ -47,22 +67,25 @@ void OpProfileView::SetProfile(std::shared_ptr<const trace::Profile> profile) {
     summary_->setText(QString::fromStdString(std::string(ops.status().message())));
     return;
   }
+  model_->SetOpProfile(*std::move(ops));
+  // The summary in the table's unit, so its figures read against the rows.
+  const analysis::OpProfile& shown = model_->op_profile();
+  const auto& category_ps = shown.category_ps;
   int64_t busy = 0;
-  for (int64_t ps : ops->category_ps) busy += ps;
+  for (int64_t ps : category_ps) busy += ps;
   QStringList parts;
   for (int c = 0; c < analysis::kOpCategoryCount; ++c) {
-    if (ops->category_ps[c] == 0) continue;
-    parts << QStringLiteral("%1 %2 µs (%3 %)")
+    if (category_ps[c] == 0) continue;
+    parts << QStringLiteral("%1 %2 (%3 %)")
                  .arg(QString::fromLatin1(analysis::OpCategoryName(analysis::OpCategory(c))))
-                 .arg(double(ops->category_ps[c]) / 1e6, 0, 'f', 3)
-                 .arg(busy > 0 ? 100.0 * double(ops->category_ps[c]) / double(busy) : 0.0, 0, 'f', 1);
+                 .arg(model_->Duration(category_ps[c]))
+                 .arg(busy > 0 ? 100.0 * double(category_ps[c]) / double(busy) : 0.0, 0, 'f', 1);
   }
-  summary_->setText(QStringLiteral("<b>Chip %1</b>, step %2 µs, %3 instructions. Unit time: %4")
-                        .arg(ops->chip_id)
-                        .arg(double(ops->step_ps) / 1e6, 0, 'f', 3)
-                        .arg(ops->ops.size())
+  summary_->setText(QStringLiteral("<b>Chip %1</b>, step %2, %3 instructions. Unit time: %4")
+                        .arg(shown.chip_id)
+                        .arg(model_->Duration(shown.step_ps))
+                        .arg(shown.ops.size())
                         .arg(parts.isEmpty() ? QStringLiteral("none") : parts.join(", ")));
-  model_->SetOpProfile(*std::move(ops));
   table_->resizeColumnsToContents();
   table_->horizontalHeader()->setStretchLastSection(true);
 }

@@ -29,6 +29,13 @@ class OpProfileView : public QWidget {
   QTableView* table() const { return table_; }
   // The category summary as shown ("" when there is no profile).
   QString summary() const;
+  // Selects (and scrolls to) the row of the instruction named `name`,
+  // without emitting instructionSelected; false when there is none.
+  bool SelectInstruction(const QString& name);
+
+ signals:
+  // The user picked the row of this instruction.
+  void instructionSelected(const QString& name);
 
  private:
   std::shared_ptr<const trace::Profile> profile_;
@@ -36,6 +43,7 @@ class OpProfileView : public QWidget {
   QTableView* table_ = nullptr;
   OpProfileModel* model_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;
+  bool selecting_ = false;  // set while SelectInstruction moves the selection
 };
 
 }  // namespace systolic::views

@@ -16,14 +16,18 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QDir>
 #include <QMessageBox>
+#include <QScreen>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressDialog>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBlock>
+#include <QTextEdit>
 #include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -37,11 +41,14 @@
 #include "core/trace/profile_reader.h"
 #include "core/trace/xspace_importer.h"
 #include "views/details_pane.h"
+#include "views/error_dialog.h"
+#include "views/welcome_page.h"
 #include "views/graph_pane.h"
 #include "views/graph_view.h"
 #include "views/hlo_syntax_highlighter.h"
 #include "views/memory_chart.h"
 #include "views/module_outline_model.h"
+#include "views/op_profile_model.h"
 #include "views/op_profile_view.h"
 #include "views/profile_explorer_model.h"
 #include "views/program_runner.h"
@@ -63,9 +70,38 @@ QString FromStatus(const absl::Status& status) {
   return QString::fromStdString(std::string(status.message()));
 }
 
+#if defined(__clang__)
+#define SYSTOLIC_COMPILER "clang " __clang_version__
+#else
+#define SYSTOLIC_COMPILER "GCC " __VERSION__
+#endif
+
+// 1600x960, or less on a smaller screen (or a larger scale factor): the
+// first window never opens larger than the screen it opens on.
+QSize FirstWindowSize() {
+  const QScreen* screen = QGuiApplication::primaryScreen();
+  if (screen == nullptr) return QSize(1600, 960);
+  const QSize room = screen->availableSize() * 0.9;
+  return QSize(1600, 960).boundedTo(room);
+}
+
+// The version and the build, for About and bug reports.
+QString AboutText() {
+  return QStringLiteral(
+             "<p><b>Systolic Studio %1</b></p><p>A profiler and visual debugger for XLA-style "
+             "compilers and runtimes on simulated systolic-array chips.</p><p>Built %2 with %3, "
+             "Qt %4 (running on Qt %5).</p>")
+      .arg(QCoreApplication::applicationVersion(), QStringLiteral(__DATE__),
+           QStringLiteral(SYSTOLIC_COMPILER).toHtmlEscaped(), QStringLiteral(QT_VERSION_STR),
+           QString::fromLatin1(qVersion()));
+}
+
 enum class FileKind { kProfile, kXSpace, kProgram };
 
-// Profiles are recognised by their magic bytes, XSpaces by their name.
+// Profiles are recognised by their magic bytes (a file named .sysprof
+// without them is read as a profile too, so its error says what is wrong
+// with it as a profile), XSpaces by their name; the rest must be program
+// text, which the loader checks.
 FileKind KindOf(const QString& path) {
   QFile file(path);
   if (file.open(QIODevice::ReadOnly)) {
@@ -75,6 +111,7 @@ FileKind KindOf(const QString& path) {
       return FileKind::kProfile;
     }
   }
+  if (path.endsWith(".sysprof")) return FileKind::kProfile;
   if (path.endsWith(".xplane.pb") || path.endsWith(".pb")) return FileKind::kXSpace;
   return FileKind::kProgram;
 }
@@ -99,7 +136,7 @@ MainWindow::MainWindow() {
   setWindowIcon(QIcon(":/icons/systolic.svg"));
   setAcceptDrops(true);
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
-  resize(1600, 960);
+  resize(FirstWindowSize());
   store_ = new views::StageStore(this);
 
   tabs_ = new QTabWidget(this);
@@ -143,7 +180,14 @@ MainWindow::MainWindow() {
   central_layout->setSpacing(0);
   central_layout->addWidget(notes_banner_);
   central_layout->addWidget(tabs_, 1);
-  setCentralWidget(central);
+  // Before anything is open, a welcome page stands in for the views.
+  welcome_ = new views::WelcomePage(this);
+  connect(welcome_, &views::WelcomePage::openRequested, this, &MainWindow::OpenAndReport);
+  connect(welcome_, &views::WelcomePage::openDialogRequested, this, &MainWindow::OpenWithDialog);
+  pages_ = new QStackedWidget(this);
+  pages_->addWidget(welcome_);
+  pages_->addWidget(central);
+  setCentralWidget(pages_);
 
   explorer_model_ = new views::ProfileExplorerModel(this);
   explorer_ = new QTreeView(this);
@@ -189,8 +233,23 @@ MainWindow::MainWindow() {
                  const QStringList& names) {
             details_->ShowInstructions(stage, selection);
             timeline_view_->HighlightInstructions(names);
-            if (selection.size() == 1) ScrollTextTo(selection.front()->name());
+            if (selection.size() == 1) {
+              op_profile_view_->SelectInstruction(QString::fromStdString(selection.front()->name()));
+            }
+            // The text shows one stage: the instruction, or else what it is
+            // linked to in the other pane (the fusion an instruction went into).
+            if (selection.size() == 1) {
+              for (const QString& name : names) {
+                if (ScrollTextTo(name.toStdString())) break;
+              }
+            }
           });
+  // Op profile -> graph (and through it the details, timeline and text).
+  connect(op_profile_view_, &views::OpProfileView::instructionSelected, this, [this](const QString& name) {
+    if (graph_view_->PickInstructionByName(name)) {
+      statusBar()->showMessage(QStringLiteral("%1 selected in the graph").arg(name), 4000);
+    }
+  });
   connect(timeline_view_, &views::TimelineView::eventSelected, this, [this](const trace::EventRef& ref) {
     if (!profile_) return;
     details_->ShowEvent(profile_->timeline, ref);
@@ -321,15 +380,18 @@ void MainWindow::CreateActions() {
   compare->setCheckable(true);
   compare->setChecked(true);
   connect(compare, &QAction::toggled, graph_view_, &views::GraphView::SetCompare);
+  QAction* flows = view->addAction("Show &Flows");
+  flows->setToolTip("Arrows from each transfer to its receiver on the timeline (with many, only the selected event's)");
+  flows->setCheckable(true);
+  flows->setChecked(true);
+  connect(flows, &QAction::toggled, timeline_view_->canvas(), &views::TimelineCanvas::SetFlowsShown);
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
   QMenu* help = menuBar()->addMenu("&Help");
   add(help, "&Keyboard Shortcuts", QKeySequence::HelpContents, [this] { ShowShortcuts(); });
   add(help, "&About Systolic Studio", QKeySequence(), [this] {
-    QMessageBox::about(this, "About Systolic Studio",
-                       "Systolic Studio: a profiler and visual debugger for XLA-style compilers and "
-                       "runtimes on simulated systolic-array chips.");
+    QMessageBox::about(this, "About Systolic Studio", AboutText());
   });
 }
 
@@ -443,6 +505,7 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   explorer_model_->SetProfile(nullptr);
   details_->Clear();
   profile_ = std::move(profile);
+  pages_->setCurrentIndex(profile_ ? 1 : 0);
   store_->SetProfile(profile_);
   for (AdoptedStage& a : adopted) store_->Adopt(a.first.first, a.first.second, std::move(a.second));
   explorer_model_->SetProfile(profile_.get());
@@ -452,6 +515,7 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   sharding_view_->Reload();
   memory_chart_->SetProfile(profile_);
   op_profile_view_->SetProfile(profile_);
+  details_->SetOpProfile(profile_ ? &op_profile_view_->model()->op_profile() : nullptr);
   roofline_chart_->SetProfile(profile_);
   utilization_chart_->SetProfile(profile_);
   run_action_->setEnabled(is_program_file_);
@@ -524,6 +588,15 @@ void MainWindow::ShowStageText(int64_t program_index, int64_t stage) {
   if (stage < 0 || stage >= int64_t(program.snapshots.size())) return;
   text_stage_ = {program.id, stage};
   text_view_->setPlainText(QString::fromStdString(program.snapshots[stage].hlo_text));
+  // The tab names the stage it shows: the same instruction reads differently
+  // before and after the passes.
+  const QString pass = QString::fromStdString(program.snapshots[stage].pass_name);
+  tabs_->setTabText(int(View::kText), QStringLiteral("HLO text · %1").arg(pass));
+  tabs_->setTabToolTip(int(View::kText), QStringLiteral("%1, stage %2 of %3: %4")
+                                             .arg(QString::fromStdString(program.name))
+                                             .arg(stage)
+                                             .arg(program.snapshots.size())
+                                             .arg(pass));
   outline_stage_ = store_->Get(program.id, stage);
   outline_model_->SetModule(outline_stage_ ? &outline_stage_->module() : nullptr);
   outline_->expand(outline_model_->index(0, 0));
@@ -564,9 +637,11 @@ void MainWindow::OpenWithDialog() {
   OpenAndReport(path);
 }
 
-void MainWindow::OpenAndReport(const QString& path) {
+bool MainWindow::OpenAndReport(const QString& path) {
   QString error;
-  if (!OpenFile(path, &error)) QMessageBox::warning(this, "Cannot open " + QFileInfo(path).fileName(), error);
+  if (OpenFile(path, &error)) return true;
+  views::ShowErrorDialog(this, "Cannot open " + QFileInfo(path).fileName(), error.toStdString());
+  return false;
 }
 
 void MainWindow::CompileAndRun() {
@@ -606,7 +681,7 @@ void MainWindow::CompileAndRun() {
   } else if (progress->cancelled()) {
     statusBar()->showMessage("Compile and run cancelled", 5000);
   } else {
-    QMessageBox::information(this, "Compile and run", FromStatus(outcome->status()));
+    views::ShowErrorDialog(this, "Compile and run failed", std::string(outcome->status().message()));
   }
 }
 
@@ -614,11 +689,19 @@ void MainWindow::UpdateRecentFilesMenu() {
   recent_menu_->clear();
   const QStringList files = QSettings().value("recentFiles").toStringList();
   for (const QString& f : files) {
-    QAction* action = recent_menu_->addAction(QFileInfo(f).fileName());
+    // Numbered, and with its folder: two files of one name stay apart.
+    const QFileInfo info(f);
+    auto literal = [](QString text) { return text.replace(QStringLiteral("&"), QStringLiteral("&&")); };
+    const QString label = QStringLiteral("&%1  %2   %3")
+                              .arg(recent_menu_->actions().size() + 1)
+                              .arg(literal(info.fileName()),
+                                   literal(QDir::toNativeSeparators(info.absolutePath())));
+    QAction* action = recent_menu_->addAction(label);
     action->setToolTip(f);
     connect(action, &QAction::triggered, this, [this, f] { OpenAndReport(f); });
   }
   recent_menu_->setEnabled(!files.isEmpty());
+  welcome_->SetRecentFiles(files);
 }
 
 void MainWindow::RememberRecentFile(const QString& path) {
@@ -725,16 +808,24 @@ void MainWindow::ShowOutlineInstruction(const QModelIndex& index) {
   details_->ShowInstructions(outline_stage_.get(), {instruction});
 }
 
-void MainWindow::ScrollTextTo(const std::string& instruction) {
+bool MainWindow::ScrollTextTo(const std::string& instruction) {
   // The instruction's definition line in the printed module.
   const QString needle = QStringLiteral("%%1 = ").arg(QString::fromStdString(instruction));
   for (QTextBlock block = text_view_->document()->begin(); block.isValid(); block = block.next()) {
     if (block.text().contains(needle)) {
       text_view_->setTextCursor(QTextCursor(block));
       text_view_->centerCursor();
-      return;
+      // The line stays marked when the view loses focus.
+      QTextEdit::ExtraSelection line;
+      line.cursor = QTextCursor(block);
+      line.format.setBackground(QColor(0xff, 0xe8, 0x9c));
+      line.format.setProperty(QTextFormat::FullWidthSelection, true);
+      text_view_->setExtraSelections({line});
+      return true;
     }
   }
+  text_view_->setExtraSelections({});
+  return false;
 }
 
 void MainWindow::FindInCurrentView() {

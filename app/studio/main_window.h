@@ -17,6 +17,7 @@
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
+class QStackedWidget;
 class QTabWidget;
 class QTreeView;
 class QAction;
@@ -34,6 +35,7 @@ class UtilizationChart;
 class ShardingView;
 class StageStore;
 class TimelineView;
+class WelcomePage;
 }  // namespace systolic::views
 
 namespace systolic::studio {
@@ -53,6 +55,8 @@ class MainWindow : public QMainWindow {
   // Opens a profile (.sysprof), an XSpace (.xplane.pb) or a program (HLO
   // text, StableHLO); on failure keeps what was open and says why.
   bool OpenFile(const QString& path, QString* error);
+  // OpenFile, saying why in a dialog when the file does not open.
+  bool OpenAndReport(const QString& path);
   // Shows a profile already in memory; `adopted` are stage modules the
   // caller already has (program id, stage, module).
   using AdoptedStage = std::pair<std::pair<int64_t, int64_t>, std::shared_ptr<const analysis::StageModule>>;
@@ -77,12 +81,15 @@ class MainWindow : public QMainWindow {
   views::RooflineChart* roofline_chart() const { return roofline_chart_; }
   views::UtilizationChart* utilization_chart() const { return utilization_chart_; }
   views::DetailsPane* details() const { return details_; }
+  QPlainTextEdit* text_view() const { return text_view_; }
   views::ProfileExplorerModel* explorer_model() const { return explorer_model_; }
   QTreeView* explorer() const { return explorer_; }
   // What the profile's producer warns about (loops whose trip count was
   // assumed, custom calls without a cost): shown above the views.
   const QLabel* notes_banner() const { return notes_banner_; }
   const trace::Profile* profile() const { return profile_.get(); }
+  // Shown instead of the views until something is open.
+  views::WelcomePage* welcome_page() const { return welcome_; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -92,7 +99,6 @@ class MainWindow : public QMainWindow {
  private:
   void CreateActions();
   void OpenWithDialog();
-  void OpenAndReport(const QString& path);
   void CompileAndRun();
   void ShowShortcuts();
   void UpdateRecentFilesMenu();
@@ -103,7 +109,9 @@ class MainWindow : public QMainWindow {
   void ShowStageText(int64_t program_index, int64_t stage);
   void ShowNotes();
   void ShowOutlineInstruction(const QModelIndex& index);
-  void ScrollTextTo(const std::string& instruction);
+  // Scrolls the HLO text to the instruction's line and marks it; false when
+  // the stage shown has no such instruction.
+  bool ScrollTextTo(const std::string& instruction);
   void FindInCurrentView();
 
   views::StageStore* store_ = nullptr;
@@ -113,6 +121,8 @@ class MainWindow : public QMainWindow {
   std::pair<int64_t, int64_t> text_stage_{-1, -1};  // (program id, stage) in the text tab
 
   QTabWidget* tabs_ = nullptr;
+  QStackedWidget* pages_ = nullptr;  // the welcome page, then the views
+  views::WelcomePage* welcome_ = nullptr;
   views::GraphView* graph_view_ = nullptr;
   views::TimelineView* timeline_view_ = nullptr;
   QPlainTextEdit* text_view_ = nullptr;

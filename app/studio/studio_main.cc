@@ -4,15 +4,32 @@
 #include <QCommandLineParser>
 #include <QTimer>
 #include <cstdio>
+#include <cstring>
 
 #include "app/studio/main_window.h"
 
-int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("Systolic Studio");
-  QApplication::setApplicationName("Systolic Studio");
-  QApplication::setApplicationVersion("0.1");
+namespace {
 
+void SetApplicationNames() {
+  QCoreApplication::setOrganizationName("Systolic Studio");
+  QCoreApplication::setApplicationName("Systolic Studio");
+  QCoreApplication::setApplicationVersion(SYSTOLIC_VERSION);
+}
+
+// --help and --version print and exit before any window exists, so they
+// work without a display (a QApplication aborts when there is none).
+bool OnlyPrints(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    for (const char* flag : {"-h", "--help", "--help-all", "-?", "-v", "--version"}) {
+      if (std::strcmp(argv[i], flag) == 0) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
   QCommandLineParser parser;
   parser.setApplicationDescription(
       "Profiler and visual debugger for XLA programs on simulated systolic-array chips.");
@@ -23,6 +40,15 @@ int main(int argc, char** argv) {
   QCommandLineOption view("view", "The view to show: graph, timeline, text, recompilations, sharding, memory, ops, roofline or utilization.", "view");
   parser.addOption(screenshot);
   parser.addOption(view);
+  if (OnlyPrints(argc, argv)) {
+    QCoreApplication text_only(argc, argv);
+    SetApplicationNames();
+    parser.process(text_only);  // prints and exits
+    return 0;
+  }
+
+  QApplication app(argc, argv);
+  SetApplicationNames();
   parser.process(app);
 
   std::optional<systolic::studio::MainWindow::View> wanted;
@@ -37,15 +63,23 @@ int main(int argc, char** argv) {
 
   systolic::studio::MainWindow window;
   const QStringList files = parser.positionalArguments();
-  if (!files.isEmpty()) {
+  if (!files.isEmpty() && parser.isSet(screenshot)) {
     QString error;
     if (!window.OpenFile(files.first(), &error)) {
       std::fprintf(stderr, "systolic-studio: %s\n", error.toLocal8Bit().constData());
-      if (parser.isSet(screenshot)) return 1;
+      return 1;
     }
   }
   if (wanted) window.ShowView(*wanted);
+  // Screenshots are drawn at one size whatever the screen, so they compare.
+  if (parser.isSet(screenshot)) window.resize(1600, 960);
   window.show();
+  // A file that does not open is said in the window, where the user looks.
+  if (!files.isEmpty() && !parser.isSet(screenshot)) {
+    QTimer::singleShot(0, &window, [&window, file = files.first(), wanted] {
+      if (window.OpenAndReport(file) && wanted) window.ShowView(*wanted);
+    });
+  }
   if (parser.isSet(screenshot)) {
     // Wait for stages to parse and graphs to lay out before grabbing.
     window.WhenIdle([&] {

@@ -1,5 +1,6 @@
 #include "core/analysis/instruction_details.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/analysis/execution_unit.h"
@@ -18,7 +19,7 @@ std::string Cut(std::string text, size_t max_chars) {
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> DescribeInstruction(
-    const HloInstruction& instruction) {
+    const HloInstruction& instruction, const OpStats* simulated) {
   std::vector<std::pair<std::string, std::string>> rows;
   rows.push_back({"Instruction", instruction.name()});
   if (instruction.parent()) {
@@ -36,7 +37,15 @@ std::vector<std::pair<std::string, std::string>> DescribeInstruction(
     absl::StrAppend(&opcode, " (", instruction.custom_call_target(), ")");
   }
   rows.push_back({"Opcode", opcode});
-  rows.push_back({"Unit", std::string(ExecutionUnitName(ExecutionUnitOf(instruction)))});
+  const std::string by_opcode(ExecutionUnitName(ExecutionUnitOf(instruction)));
+  if (simulated == nullptr) {
+    rows.push_back({"Unit", by_opcode});
+  } else {
+    const std::string ran = OpCategoryName(simulated->category);
+    rows.push_back({"Unit", absl::EqualsIgnoreCase(ran, by_opcode)
+                                ? absl::StrCat(ran, " (as simulated)")
+                                : absl::StrCat(ran, " (as simulated; ", by_opcode, " by its opcode)")});
+  }
   rows.push_back({"Shape", instruction.shape().ToString(/*print_layout=*/true)});
 
   std::vector<std::string> operands;

@@ -4,10 +4,16 @@
 #include <QDropEvent>
 #include <QImage>
 #include <QLabel>
+#include <QListWidget>
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTreeView>
+#include <QPlainTextEdit>
+#include <QTabWidget>
+#include <QTextBlock>
 #include <QtTest>
 
 #include "app/studio/main_window.h"
@@ -17,8 +23,13 @@
 #include "core/hlo/hlo_parser.h"
 #include "tests/views/view_test_profile.h"
 #include "views/details_pane.h"
+#include "views/error_dialog.h"
+#include "views/welcome_page.h"
+#include "views/graph_canvas.h"
 #include "views/graph_pane.h"
 #include "views/graph_view.h"
+#include "views/op_profile_model.h"
+#include "views/op_profile_view.h"
 #include "views/profile_explorer_model.h"
 #include "views/recompilations_view.h"
 #include "views/sharding_view.h"
@@ -42,6 +53,24 @@ class StudioWindowTest : public QObject {
     QVERIFY(dir_.isValid());
     profile_path_ = dir_.filePath("mlp.sysprof");
     QVERIFY(views::testing::WriteMlpProfile(profile_path_.toStdString(), {.chips = 2, .steps = 3}));
+  }
+
+  // Nothing open: the welcome page, whose samples open with a click.
+  void anEmptyWindowWelcomesWithTheSamples() {
+    MainWindow window;
+    window.show();
+    QVERIFY(window.welcome_page()->isVisible());
+    QVERIFY(!window.graph_view()->isVisible());
+    QListWidget* samples = window.welcome_page()->samples_list();
+    QList<QListWidgetItem*> mlp = samples->findItems("mlp_layer.hlo", Qt::MatchStartsWith);
+    QCOMPARE(mlp.size(), 1);
+    QVERIFY(samples->count() >= 5);
+    const QRect row = samples->visualItemRect(mlp[0]);
+    QTest::mouseClick(samples->viewport(), Qt::LeftButton, {}, row.center());
+    QVERIFY(window.profile() != nullptr);
+    QVERIFY(!window.welcome_page()->isVisible());
+    QVERIFY(window.windowTitle().startsWith("mlp_layer.hlo"));
+    WaitIdle(window);
   }
 
   void opensAProgramOnItsGraph() {
@@ -76,6 +105,62 @@ class StudioWindowTest : public QObject {
     QVERIFY(!window.OpenFile(broken.fileName(), &error));
     QVERIFY2(error.contains("broken.hlo:4:1"), qPrintable(error));
     QCOMPARE(window.profile(), open);
+
+    // Random bytes are recognised by content, whatever their name: a
+    // profile's name gives the profile reader's word, any other a program's.
+    QByteArray noise;
+    for (int i = 0; i < 4096; ++i) noise.append(char((i * 7919 + 13) % 256));
+    for (const QString name : {"noise.sysprof", "noise.hlo", "noise"}) {
+      QFile file(dir_.filePath(name));
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(noise);
+      file.close();
+      QVERIFY(!window.OpenFile(file.fileName(), &error));
+      QVERIFY2(error.contains(name.endsWith(".sysprof") ? "not a Systolic profile: wrong magic bytes"
+                                                        : "not a text file: byte"),
+               qPrintable(error));
+      for (QChar c : error) QVERIFY2(c.unicode() >= 0x20 || c == '\n', qPrintable(error));
+      QCOMPARE(window.profile(), open);
+    }
+  }
+
+  // Error dialogs keep the caret under its column (fixed width, spaces kept)
+  // and show a broken file's bytes escaped.
+  void errorDialogsLineUpAndEscape() {
+    const std::string message = "f.hlo:3:9: expected ')'\n  %x = f32[2] parameter(0\n        ^";
+    const QString text = views::ErrorDialogText(message);
+    QVERIFY(text.startsWith("<pre>") && text.endsWith("</pre>"));
+    QVERIFY2(text.contains("\n        ^"), qPrintable(text));
+    QCOMPARE(views::ErrorDialogText(std::string("a\0<b>\xff", 6)), QString("<pre>a\\x00&lt;b&gt;\\xFF</pre>"));
+  }
+
+  // A profile opens on its timeline; the graph tab, laid out while hidden,
+  // fits both panes to their real size when it is first shown.
+  void theGraphFitsWhenItsTabIsFirstShown() {
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(profile_path_, &error), qPrintable(error));
+    QCOMPARE(window.current_view(), MainWindow::View::kTimeline);
+    WaitIdle(window);
+    window.ShowView(MainWindow::View::kGraph);
+    QCoreApplication::processEvents();
+    for (views::GraphPane* pane : {window.graph_view()->before(), window.graph_view()->after()}) {
+      views::GraphCanvas* canvas = pane->canvas();
+      QVERIFY(canvas->isVisible());
+      QVERIFY(canvas->scene() != nullptr);
+      const QRect graph = canvas->mapFromScene(canvas->scene()->itemsBoundingRect()).boundingRect();
+      const QSize view = canvas->viewport()->size();
+      QVERIFY2(view.width() > 300 && view.height() > 300, "the pane has its real size");
+      // Fitted: the graph fills the pane along one side, or is at its
+      // natural size when smaller.
+      const bool fills = graph.width() >= view.width() * 0.6 || graph.height() >= view.height() * 0.6;
+      QVERIFY2(fills || canvas->zoom() == 1.0,
+               qPrintable(QStringLiteral("graph %1x%2 in a %3x%4 pane at zoom %5")
+                              .arg(graph.width()).arg(graph.height())
+                              .arg(view.width()).arg(view.height()).arg(canvas->zoom())));
+    }
   }
 
   void aProfileOpensOnItsTimelineAndLinksTheViews() {
@@ -111,10 +196,36 @@ class StudioWindowTest : public QObject {
     emit before->selectionChanged(before->selection());
     QCOMPARE(window.details()->Value("Instruction"), QString("relu"));
     QCOMPARE(window.details()->Value("Opcode"), QString("maximum"));
+    // The HLO text (of the compiled stage, where relu was fused) marks the
+    // line of relu's copy in the fusion, and names its stage.
+    const QList<QTextEdit::ExtraSelection> marked = window.text_view()->extraSelections();
+    QCOMPARE(marked.size(), 1);
+    QVERIFY2(marked[0].cursor.block().text().contains(QRegularExpression("%relu\\.1 = .* maximum\\(")), qPrintable(marked[0].cursor.block().text()));
+    QTabWidget* tabs = window.findChild<QTabWidget*>();
+    QVERIFY(tabs->tabText(int(MainWindow::View::kText)).startsWith("HLO text · "));
     QVERIFY(window.timeline_view()->canvas()->highlighted_instructions().contains("fusion"));
     const trace::EventRef dense = timeline.Search("fusion")[0];
     QCOMPARE(timeline.EventName(dense), std::string("fusion"));
     QVERIFY(canvas->IsHighlighted(dense));
+
+    // Op profile <-> graph: a row picked selects its instruction in the
+    // graph (and the details); a node picked in the graph selects its row.
+    views::OpProfileView* ops = window.op_profile_view();
+    window.ShowView(MainWindow::View::kOps);
+    QSortFilterProxyModel* rows = ops->sorted_model();
+    int fusion3 = -1;
+    for (int r = 0; r < rows->rowCount(); ++r) {
+      if (rows->index(r, views::OpProfileModel::kInstruction).data().toString() == "fusion.3") fusion3 = r;
+    }
+    QVERIFY(fusion3 >= 0);
+    ops->table()->setCurrentIndex(rows->index(fusion3, 0));
+    QCOMPARE(window.details()->Value("Instruction"), QString("fusion.3"));
+    QCOMPARE(window.graph_view()->after()->selection()[0]->name(), std::string("fusion.3"));
+    QVERIFY(window.graph_view()->SelectInstructionByName("fusion"));
+    views::GraphPane* after = window.graph_view()->after();
+    emit after->selectionChanged(after->selection());
+    QCOMPARE(ops->table()->currentIndex().siblingAtColumn(views::OpProfileModel::kInstruction).data().toString(),
+             QString("fusion"));
   }
 
   void theExplorerDrivesTheViews() {
