@@ -1,19 +1,10 @@
 #include "views/op_profile_model.h"
 
 #include <QLocale>
+#include <algorithm>
 
 namespace systolic::views {
 namespace {
-
-// "1.25 µs", "830 ns": the unit chosen by the size.
-QString Duration(int64_t ps) {
-  const double v = double(ps);
-  if (v >= 1e12) return QStringLiteral("%1 s").arg(v / 1e12, 0, 'f', 3);
-  if (v >= 1e9) return QStringLiteral("%1 ms").arg(v / 1e9, 0, 'f', 3);
-  if (v >= 1e6) return QStringLiteral("%1 µs").arg(v / 1e6, 0, 'f', 3);
-  if (v >= 1e3) return QStringLiteral("%1 ns").arg(v / 1e3, 0, 'f', 1);
-  return QStringLiteral("%1 ps").arg(ps);
-}
 
 // "3.2 G", "410 T": a number with an SI prefix.
 QString Si(double v, const QString& unit) {
@@ -33,7 +24,14 @@ OpProfileModel::OpProfileModel(QObject* parent) : QAbstractTableModel(parent) {}
 void OpProfileModel::SetOpProfile(analysis::OpProfile profile) {
   beginResetModel();
   profile_ = std::move(profile);
+  int64_t largest = profile_.step_ps;
+  for (const analysis::OpStats& op : profile_.ops) largest = std::max({largest, op.total_ps, op.wall_ps});
+  time_unit_ = analysis::TimeUnitFor(largest);
   endResetModel();
+}
+
+QString OpProfileModel::Duration(int64_t ps) const {
+  return QString::fromStdString(analysis::FormatPsIn(ps, time_unit_));
 }
 
 const analysis::OpStats* OpProfileModel::OpAt(const QModelIndex& index) const {

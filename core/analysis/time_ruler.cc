@@ -8,11 +8,7 @@
 namespace systolic::analysis {
 namespace {
 
-struct Unit {
-  const char* name;
-  double ps;
-};
-constexpr Unit kUnits[] = {{"ps", 1}, {"ns", 1e3}, {"µs", 1e6}, {"ms", 1e9}, {"s", 1e12}};
+constexpr TimeUnit kUnits[] = {{"ps", 1}, {"ns", 1e3}, {"µs", 1e6}, {"ms", 1e9}, {"s", 1e12}};
 
 // The smallest 1, 2 or 5 times a power of ten that is at least `x`.
 double NiceStep(double x) {
@@ -63,13 +59,10 @@ TimeRuler ComputeTimeRuler(int64_t from_ps, int64_t to_ps, int width_px,
       suffix = "k";
     }
   } else {
-    const Unit* unit = &kUnits[0];
-    for (const Unit& u : kUnits) {
-      if (step_ps >= u.ps) unit = &u;
-    }
-    ruler.unit = unit->name;
-    label_scale = unit->ps;
-    suffix = unit->name;
+    const TimeUnit unit = TimeUnitFor(int64_t(step_ps));
+    ruler.unit = unit.name;
+    label_scale = unit.ps;
+    suffix = unit.name;
   }
   const int decimals = DecimalsFor(step_units, label_scale);
 
@@ -94,16 +87,26 @@ TimeRuler ComputeTimeRuler(int64_t from_ps, int64_t to_ps, int width_px,
   return ruler;
 }
 
-std::string FormatPs(int64_t ps) {
-  const double magnitude = std::fabs(double(ps));
-  const Unit* unit = &kUnits[0];
-  for (const Unit& u : kUnits) {
-    if (magnitude >= u.ps) unit = &u;
+TimeUnit TimeUnitFor(int64_t largest_ps) {
+  const double magnitude = std::fabs(double(largest_ps));
+  TimeUnit unit = kUnits[0];
+  for (const TimeUnit& u : kUnits) {
+    if (magnitude >= u.ps) unit = u;
   }
-  if (unit->ps == 1) return absl::StrCat(ps, " ps");
-  const double value = double(ps) / unit->ps;
+  return unit;
+}
+
+std::string FormatPs(int64_t ps) {
+  const TimeUnit unit = TimeUnitFor(ps);
+  if (unit.ps == 1) return absl::StrCat(ps, " ps");
+  const double value = double(ps) / unit.ps;
   const int decimals = std::fabs(value) >= 100 ? 1 : std::fabs(value) >= 10 ? 2 : 3;
-  return absl::StrFormat("%.*f %s", decimals, value, unit->name);
+  return absl::StrFormat("%.*f %s", decimals, value, unit.name);
+}
+
+std::string FormatPsIn(int64_t ps, const TimeUnit& unit) {
+  if (unit.ps == 1) return absl::StrCat(ps, " ps");
+  return absl::StrFormat("%.3f %s", double(ps) / unit.ps, unit.name);
 }
 
 std::string FormatCycles(int64_t ps, double clock_hz) {

@@ -38,6 +38,15 @@ TimeRuler ComputeTimeRuler(int64_t from_ps, int64_t to_ps, int width_px,
 // A duration or instant with the unit that suits its size, to about four
 // significant digits: "850 ps", "12.50 ns", "3.001 µs", "1.2 s".
 std::string FormatPs(int64_t ps);
+// One unit for a column of durations (a table's rows and its total), so they
+// read against each other: the unit that suits the largest of them.
+struct TimeUnit {
+  const char* name = "ps";
+  double ps = 1;
+};
+TimeUnit TimeUnitFor(int64_t largest_ps);
+// `ps` in `unit` with three decimals (whole picoseconds in ps): "0.042 ms".
+std::string FormatPsIn(int64_t ps, const TimeUnit& unit);
 // Cycles of `clock_hz` in `ps`, rounded: "1,234 cycles".
 std::string FormatCycles(int64_t ps, double clock_hz);
 

@@ -44,6 +44,19 @@ class OpProfileViewTest : public QObject {
       QVERIFY(!model->data(model->index(r, OpProfileModel::kStepShare)).toString().isEmpty());
     }
     QVERIFY(view.summary().contains("MXU"));
+    // One unit for every duration of the table and its summary: the step's.
+    const QString unit = QString::fromUtf8(model->time_unit().name);
+    QCOMPARE(model->time_unit().name, analysis::TimeUnitFor(expected->step_ps).name);
+    QVERIFY2(view.summary().contains(QStringLiteral("step %1 %2")
+                                         .arg(double(expected->step_ps) / model->time_unit().ps, 0, 'f', 3)
+                                         .arg(unit)),
+             qPrintable(view.summary()));
+    for (int r = 0; r < model->rowCount(); ++r) {
+      for (int column : {int(OpProfileModel::kTime), int(OpProfileModel::kWall)}) {
+        const QString text = model->data(model->index(r, column)).toString();
+        QVERIFY2(text.endsWith(" " + unit), qPrintable(text + " in a table of " + unit));
+      }
+    }
 
     // Sorting by intensity, ascending, orders by the number, not its text.
     view.table()->sortByColumn(OpProfileModel::kIntensity, Qt::AscendingOrder);

@@ -77,5 +77,18 @@ TEST(FormatPs, FourSignificantDigits) {
   EXPECT_EQ(FormatCycles(1'234'567'000'000, 1e9), "1,234,567,000 cycles");
 }
 
+// A table's durations share the unit of its largest.
+TEST(FormatPs, OneUnitForAColumn) {
+  const TimeUnit unit = TimeUnitFor(1'078'134'942'000);
+  EXPECT_STREQ(unit.name, "s");
+  EXPECT_EQ(FormatPsIn(1'078'134'942'000, unit), "1.078 s");
+  EXPECT_EQ(FormatPsIn(42'000'000, unit), "0.000 s");
+  const TimeUnit ms = TimeUnitFor(250'000'000'000);
+  EXPECT_EQ(FormatPsIn(42'000'000, ms), "0.042 ms");
+  EXPECT_EQ(FormatPsIn(250'000'000'000, ms), "250.000 ms");
+  EXPECT_STREQ(TimeUnitFor(0).name, "ps");
+  EXPECT_EQ(FormatPsIn(850, TimeUnitFor(999)), "850 ps");
+}
+
 }  // namespace
 }  // namespace systolic::analysis
