@@ -43,6 +43,7 @@
 #include "views/details_pane.h"
 #include "views/error_dialog.h"
 #include "views/welcome_page.h"
+#include "views/widget_export.h"
 #include "views/graph_pane.h"
 #include "views/graph_view.h"
 #include "views/hlo_syntax_highlighter.h"
@@ -323,6 +324,15 @@ void MainWindow::CreateActions() {
       if (!ok) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
     });
   }
+  add(file, "Export &View as Image…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] {
+    QString path = QFileDialog::getSaveFileName(this, "Export view", QString(),
+                                                "PNG image (*.png);;SVG drawing (*.svg)");
+    if (path.isEmpty()) return;
+    if (!path.endsWith(".png", Qt::CaseInsensitive) && !path.endsWith(".svg", Qt::CaseInsensitive)) {
+      path += ".png";
+    }
+    if (!ExportCurrentView(path)) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
+  });
   file->addSeparator();
   add(file, "&Close", QKeySequence::Close, [this] { OpenProfile(nullptr, QString()); });
   add(file, "&Quit", QKeySequence::Quit, [this] { close(); });
@@ -619,6 +629,10 @@ void MainWindow::WhenIdle(std::function<void()> done, int timeout_ms) {
     done();
   });
   timer->start(50);
+}
+
+bool MainWindow::ExportCurrentView(const QString& path) {
+  return views::ExportWidgetImage(tabs_->currentWidget(), path);
 }
 
 bool MainWindow::SaveScreenshot(const QString& path) {

@@ -71,6 +71,8 @@ class MainWindow : public QMainWindow {
   void WhenIdle(std::function<void()> done, int timeout_ms = 60000);
   // Renders the window into a PNG file.
   bool SaveScreenshot(const QString& path);
+  // The view shown, as PNG or SVG by the path's extension.
+  bool ExportCurrentView(const QString& path);
 
   views::GraphView* graph_view() const { return graph_view_; }
   views::TimelineView* timeline_view() const { return timeline_view_; }

@@ -228,6 +228,34 @@ class StudioWindowTest : public QObject {
              QString("fusion"));
   }
 
+  // Every view exports as PNG (twice its size) and as SVG.
+  void everyViewExportsAsAnImage() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QString error;
+    QVERIFY(window.OpenFile(profile_path_, &error));
+    WaitIdle(window);
+    for (MainWindow::View view : {MainWindow::View::kTimeline, MainWindow::View::kMemory,
+                                  MainWindow::View::kOps, MainWindow::View::kUtilization}) {
+      window.ShowView(view);
+      QCoreApplication::processEvents();
+      const QString png = dir_.filePath(QStringLiteral("view%1.png").arg(int(view)));
+      const QString svg = dir_.filePath(QStringLiteral("view%1.svg").arg(int(view)));
+      QVERIFY(window.ExportCurrentView(png));
+      QVERIFY(window.ExportCurrentView(svg));
+      const QImage image(png);
+      QVERIFY(!image.isNull());
+      QCOMPARE(image.width(), 2 * window.findChild<QTabWidget*>()->currentWidget()->width());
+      QFile drawing(svg);
+      QVERIFY(drawing.open(QIODevice::ReadOnly));
+      const QByteArray text = drawing.readAll();
+      QVERIFY(text.contains("<svg"));
+      QVERIFY(text.size() > 2000);
+    }
+    QVERIFY(!window.ExportCurrentView(dir_.filePath("missing/folder/view.png")));
+  }
+
   void theExplorerDrivesTheViews() {
     MainWindow window;
     window.show();
