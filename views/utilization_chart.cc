@@ -9,6 +9,7 @@
 #include <QLineSeries>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <algorithm>
 
 #include "core/analysis/time_ruler.h"
 #include "views/studio_palette.h"
@@ -91,8 +92,9 @@ void UtilizationChart::Rebuild() {
     line->setName(QStringLiteral("%1 %2%")
                       .arg(QString::fromStdString(s.name))
                       .arg(100 * s.mean, 0, 'f', 1));
-    QPen pen(palette.ForLane(s.kind), 1.8);
-    // Later cores dashed, so two cores of one kind stay apart.
+    // Later cores darker and dashed, so two cores of one kind stay apart in
+    // colour as well as in stroke.
+    QPen pen(palette.ForLane(s.kind).darker(100 + 60 * std::max(s.core, 0)), 1.8);
     if (s.core > 0) pen.setStyle(Qt::DashLine);
     line->setPen(pen);
     // A step curve: each bucket's share holds across the bucket.

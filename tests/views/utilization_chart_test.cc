@@ -48,6 +48,20 @@ class UtilizationChartTest : public QObject {
       }
     }
     QVERIFY(mxu);
+    // Two cores' series of one unit kind differ in colour, not only stroke.
+    int pairs = 0;
+    for (size_t i = 0; i < expected.series.size(); ++i) {
+      for (size_t j = i + 1; j < expected.series.size(); ++j) {
+        if (expected.series[i].kind != expected.series[j].kind ||
+            expected.series[i].core == expected.series[j].core) {
+          continue;
+        }
+        QVERIFY(qobject_cast<QLineSeries*>(drawn[qsizetype(i)])->pen().color() !=
+                qobject_cast<QLineSeries*>(drawn[qsizetype(j)])->pen().color());
+        ++pairs;
+      }
+    }
+    QVERIFY(pairs > 0);
     QImage image(chart.size(), QImage::Format_ARGB32);
     chart.render(&image);
   }
