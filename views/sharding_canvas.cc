@@ -14,6 +14,8 @@ namespace systolic::views {
 namespace {
 
 constexpr double kMargin = 28;
+const QColor kIdleLink(0xd6, 0xd3, 0xd1);  // a link the run did not use
+constexpr double kLegendHeight = 40;
 constexpr double kLayerGap = 48;
 
 QString JoinNumbers(const std::vector<int64_t>& values) {
@@ -129,7 +131,9 @@ void ShardingCanvas::resizeEvent(QResizeEvent* event) {
 }
 
 void ShardingCanvas::Relayout() {
-  const QRectF all = QRectF(rect()).adjusted(kMargin, kMargin + 18, -kMargin, -kMargin);
+  // Below the chips, room for the heat map's legend when links carried data.
+  const double legend = traffic_.busiest_bytes() > 0 ? kLegendHeight : 0;
+  const QRectF all = QRectF(rect()).adjusted(kMargin, kMargin + 18, -kMargin, -kMargin - legend);
   if (layout_) {
     topology_area_ = QRectF(all.left(), all.top(), all.width() * 0.64, all.height());
     tensor_area_ = QRectF(topology_area_.right() + kMargin * 1.5, all.top(),
@@ -196,6 +200,7 @@ void ShardingCanvas::paintEvent(QPaintEvent*) {
     return;
   }
   PaintTopology(painter);
+  PaintTrafficLegend(painter);
   if (layout_) PaintTensor(painter);
 }
 
@@ -217,13 +222,45 @@ QString ShardingCanvas::Heading() const {
 QPen ShardingCanvas::LinkPen(int32_t a, int32_t b, int axis, const QPen& idle) const {
   if (traffic_.busiest_bytes() == 0) return idle;
   const double share = traffic_.Share(a, b, axis);
-  if (share <= 0) return QPen(QColor(0xd6, 0xd3, 0xd1), 1.2, idle.style());
+  if (share <= 0) return QPen(kIdleLink, 1.2, idle.style());
+  return QPen(TrafficColor(share), 1.5 + 4.5 * share, idle.style());
+}
+
+QColor ShardingCanvas::TrafficColor(double share) {
   // Pale amber for light traffic to deep red for the busiest link.
   const QColor light(0xfd, 0xba, 0x74), heavy(0xb9, 0x1c, 0x1c);
   auto mix = [share](int from, int to) { return int(from + (to - from) * share); };
-  const QColor colour(mix(light.red(), heavy.red()), mix(light.green(), heavy.green()),
-                      mix(light.blue(), heavy.blue()));
-  return QPen(colour, 1.5 + 4.5 * share, idle.style());
+  return QColor(mix(light.red(), heavy.red()), mix(light.green(), heavy.green()),
+                mix(light.blue(), heavy.blue()));
+}
+
+QRectF ShardingCanvas::TrafficLegendRect() const {
+  if (traffic_.busiest_bytes() == 0) return {};
+  const double width = std::min(260.0, topology_area_.width());
+  return QRectF(topology_area_.left(), topology_area_.bottom() + 8, width, kLegendHeight - 8);
+}
+
+// What the link colours mean: a bar from light to the busiest link's bytes,
+// and the grey of a link that carried nothing.
+void ShardingCanvas::PaintTrafficLegend(QPainter& painter) {
+  const QRectF legend = TrafficLegendRect();
+  if (legend.isEmpty()) return;
+  const StudioPalette& palette = StudioPalette::Get();
+  const QRectF bar(legend.left(), legend.top(), legend.width() * 0.6, 10);
+  QLinearGradient gradient(bar.topLeft(), bar.topRight());
+  gradient.setColorAt(0, TrafficColor(0));
+  gradient.setColorAt(1, TrafficColor(1));
+  painter.fillRect(bar, gradient);
+  const QRectF idle(bar.right() + 14, bar.top(), 18, 10);
+  painter.fillRect(idle, kIdleLink);
+  QFont small = font();
+  small.setPointSizeF(small.pointSizeF() * 0.85);
+  painter.setFont(small);
+  painter.setPen(palette.muted_text);
+  const QRectF labels(bar.left(), bar.bottom() + 2, bar.width(), 18);
+  painter.drawText(labels, Qt::AlignLeft | Qt::AlignTop, "light");
+  painter.drawText(labels, Qt::AlignRight | Qt::AlignTop, SizeText(traffic_.busiest_bytes()));
+  painter.drawText(QRectF(idle.left(), idle.bottom() + 2, 80, 18), Qt::AlignLeft | Qt::AlignTop, "idle");
 }
 
 void ShardingCanvas::PaintTopology(QPainter& painter) {

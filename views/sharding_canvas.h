@@ -45,6 +45,11 @@ class ShardingCanvas : public QWidget {
   QString Heading() const;
   // How the link between chips `a` and `b` along `axis` is drawn.
   QPen LinkPen(int32_t a, int32_t b, int axis, const QPen& idle) const;
+  // The heat map's colour for a link carrying `share` of the busiest link's
+  // bytes (0 < share <= 1).
+  static QColor TrafficColor(double share);
+  // Where the heat map's legend is drawn (empty without traffic).
+  QRectF TrafficLegendRect() const;
 
   QSize sizeHint() const override { return {900, 520}; }
 
@@ -60,6 +65,7 @@ class ShardingCanvas : public QWidget {
   void Relayout();
   void PaintTopology(QPainter& painter);
   void PaintTensor(QPainter& painter);
+  void PaintTrafficLegend(QPainter& painter);
   // Space between rows and between columns of chips (for the arcs).
   double RowGap() const;
   double ColumnGap() const;

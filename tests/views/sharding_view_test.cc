@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QSignalSpy>
 #include <QtTest>
+#include <cstdlib>
 #include <set>
 
 #include <QFileInfo>
@@ -149,6 +150,19 @@ class ShardingViewTest : public QObject {
     canvas.resize(900, 520);
     QImage image(canvas.size(), QImage::Format_ARGB32);
     canvas.render(&image);
+    // A legend below the chips says what the colours mean: its bar ends in
+    // the busiest link's colour, and no chip is drawn over it.
+    const QRectF legend = canvas.TrafficLegendRect();
+    QVERIFY(!legend.isEmpty());
+    QVERIFY(QRectF(canvas.rect()).contains(legend));
+    for (int32_t chip = 0; chip < 5; ++chip) QVERIFY(!canvas.ChipRect(chip).intersects(legend));
+    const QColor end = image.pixelColor(QPoint(int(legend.left() + legend.width() * 0.6) - 2, int(legend.top()) + 5));
+    QVERIFY2(std::abs(end.red() - ShardingCanvas::TrafficColor(1).red()) < 12 &&
+                 std::abs(end.green() - ShardingCanvas::TrafficColor(1).green()) < 12,
+             qPrintable(end.name()));
+    // No traffic, no legend.
+    canvas.SetTopology(trace::TopologyForDevices(5));
+    QVERIFY(canvas.TrafficLegendRect().isEmpty());
   }
 
   void aProfilesStageIsReadWhenAsked() {
