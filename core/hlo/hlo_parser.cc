@@ -1448,6 +1448,14 @@ absl::StatusOr<Literal> HloParserImpl::ParseLiteral(const Shape& shape) {
     if (shape.IsToken()) return Literal(shape);
     return lex_.ErrorHere(absl::StrCat("cannot write a constant of shape ", shape.ToString()));
   }
+  // A constant holds every element: each dimension needs a size (a bounded
+  // dynamic one is held at its bound).
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    if (shape.dimensions(d) < 0) {
+      return lex_.ErrorHere(absl::StrCat("a constant needs a static shape, but dimension ", d, " of ",
+                                         shape.ToString(), " has no size"));
+    }
+  }
   Shape static_shape(shape.element_type(), shape.dimensions());
   // A constant is held whole (an elided one as zeros): one larger than the
   // host may use is an error here, not an allocation that fails.

@@ -1,8 +1,11 @@
 #!/bin/sh
 # run_fuzzer.sh FUZZER SECONDS SEED_DIR...: copies the seed files into a fresh
-# working corpus (libFuzzer writes into it) and fuzzes for SECONDS.
+# working corpus (libFuzzer writes into it) and fuzzes for SECONDS. An input
+# that fails is kept in the directory it was started from (crash-*, leak-*,
+# timeout-*) to reproduce with `FUZZER FILE`.
 set -eu
-fuzzer=$1; seconds=$2; shift 2
+fuzzer=$(realpath "$1"); seconds=$2; shift 2
+artifacts=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/corpus"
@@ -14,4 +17,5 @@ for dir in "$@"; do
 done
 cd "$work"
 exec "$fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  -artifact_prefix="$artifacts/" \
   -print_final_stats=1 "$work/corpus"

@@ -3,6 +3,7 @@
 #include "core/hlo/hlo_file.h"
 #include "core/hlo/hlo_structural_equal.h"
 #include "core/hlo/hlo_verifier.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -102,6 +103,18 @@ ENTRY e {
   EXPECT_THAT(m.status().message(), HasSubstr("3:"));
   EXPECT_THAT(m.status().message(),
               HasSubstr("a constant of f32[99999999,999] holds 372.2 GiB, more than the"));
+}
+
+// An unbounded dimension has no size to hold (found by the fuzzer: s8[?]
+// asked for 2^63 bytes).
+TEST(HloParser, AConstantOfUnboundedShapeIsAnError) {
+  for (const char* shape : {"s8[?]", "pred[?,3]", "f32[2,?]"}) {
+    auto m = ParseAndReturnUnverifiedModule(absl::StrCat("HloModule dyn\nENTRY e {\n  ROOT c = ", shape,
+                                                         " constant({...})\n}\n"));
+    ASSERT_FALSE(m.ok()) << shape;
+    EXPECT_THAT(m.status().message(), HasSubstr("3:"));
+    EXPECT_THAT(m.status().message(), HasSubstr("a constant needs a static shape")) << m.status();
+  }
 }
 
 TEST(HloParser, EveryAttributeKindRoundTrips) {
