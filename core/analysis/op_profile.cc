@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "core/analysis/self_time.h"
 
 namespace systolic::analysis {
 namespace {
@@ -46,6 +47,7 @@ const trace::Stat* FindStat(absl::Span<const trace::Stat> event_stats, const tra
 }
 
 struct Accumulator {
+  int32_t owner = -1;  // its index for the self-time attribution
   OpStats stats;
   std::vector<std::pair<int64_t, int64_t>> intervals;
   int64_t category_ps[kOpCategoryCount] = {};
@@ -120,9 +122,17 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
   int64_t steps_ps = 0;
   int64_t span_start = INT64_MAX;
   int64_t span_end = INT64_MIN;
+  // Every unit event for the self times; owner 0 holds the events that name
+  // no instruction.
+  std::vector<SelfTimeEvent> self_events;
+  std::vector<std::pair<int64_t, int64_t>> step_windows;
+  int32_t owners = 1;
   for (const trace::TimelineLine& line : plane->lines()) {
     if (line.kind() == trace::LaneKind::kSteps) {
-      for (int64_t i = 0; i < line.size(); ++i) steps_ps += line.duration_ps(i);
+      for (int64_t i = 0; i < line.size(); ++i) {
+        steps_ps += line.duration_ps(i);
+        step_windows.emplace_back(line.start_ps(i), line.end_ps(i));
+      }
       continue;
     }
     if (!IsUnitLane(line.kind()) || line.empty()) continue;
@@ -136,8 +146,13 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
       const absl::Span<const trace::Stat> stats = line.stats(i);
       const trace::Stat* op = FindStat(stats, metadata, hlo_op);
       const std::string* name = op != nullptr ? plane->StringValue(*op) : nullptr;
-      if (name == nullptr || name->empty()) continue;
+      if (name == nullptr || name->empty()) {
+        self_events.push_back({line.start_ps(i), line.end_ps(i), uint8_t(category), 0});
+        continue;
+      }
       Accumulator& acc = by_name[*name];
+      if (acc.owner < 0) acc.owner = owners++;
+      self_events.push_back({line.start_ps(i), line.end_ps(i), uint8_t(category), acc.owner});
       if (acc.stats.event_count == 0) {
         acc.stats.name = *name;
         acc.stats.first_start_ps = line.start_ps(i);
@@ -154,12 +169,18 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
     }
   }
   result.step_ps = steps_ps > 0 ? steps_ps : (span_end > span_start ? span_end - span_start : 0);
+  result.step_count = int64_t(step_windows.size());
+  if (step_windows.empty() && span_end > span_start) step_windows.emplace_back(span_start, span_end);
+  const SelfTime self = AttributeSelfTime(std::move(self_events), std::move(step_windows), owners);
+  result.idle_ps = self.idle_ps;
+  result.unattributed_ps = self.owner_ps[0];
 
   const Roofline& roof = result.roofline;
   for (auto& entry : by_name) {
     Accumulator& acc = entry.second;
     OpStats& op = acc.stats;
     op.wall_ps = UnionLength(acc.intervals);
+    op.self_ps = self.owner_ps[size_t(acc.owner)];
     if (result.step_ps > 0) op.step_fraction = double(op.wall_ps) / double(result.step_ps);
     if (op.bytes > 0) op.intensity = op.flops / double(op.bytes);
     if (op.wall_ps > 0) op.achieved_flops_per_second = op.flops / (double(op.wall_ps) * 1e-12);

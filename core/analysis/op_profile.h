@@ -24,6 +24,9 @@ struct OpStats {
   int64_t event_count = 0;
   int64_t total_ps = 0;  // summed event durations over every unit
   int64_t wall_ps = 0;   // time at least one unit works on it
+  // The step time that is its alone (see self_time.h): the instructions'
+  // self times, the unattributed time and the idle time add up to step_ps.
+  int64_t self_ps = 0;
   int64_t first_start_ps = 0;
   int64_t last_end_ps = 0;
   double step_fraction = 0;  // wall_ps over the step time
@@ -50,6 +53,9 @@ struct Roofline {
 struct OpProfile {
   int32_t chip_id = 0;
   int64_t step_ps = 0;  // the chip's steps summed, or its span without steps
+  int64_t step_count = 0;  // the steps summed in step_ps; 0 when it is the span
+  int64_t idle_ps = 0;     // step time no unit works
+  int64_t unattributed_ps = 0;  // step time of events that name no instruction
   std::vector<OpStats> ops;  // most time first
   int64_t category_ps[kOpCategoryCount] = {};  // summed event durations per unit category
   Roofline roofline;

@@ -92,6 +92,16 @@ TEST(OpProfileTest, FiguresByHand) {
   EXPECT_EQ(ops->category_ps[int(OpCategory::kOther)], 0);
   EXPECT_EQ(ops->Find("add"), &ops->ops[1]);
   EXPECT_EQ(ops->Find("missing"), nullptr);
+
+  // Self times split the 1 µs step: dot [0, 0.6) (over the copy, whose DMA
+  // yields to the MXU), add [0.6, 0.8), the unnamed vector event [0.8, 0.9),
+  // nothing [0.9, 1).
+  EXPECT_EQ(dot.self_ps, 600'000);
+  EXPECT_EQ(add.self_ps, 200'000);
+  EXPECT_EQ(copy.self_ps, 0);
+  EXPECT_EQ(ops->unattributed_ps, 100'000);
+  EXPECT_EQ(ops->idle_ps, 100'000);
+  EXPECT_EQ(ops->step_count, 1);
 }
 
 TEST(OpProfileTest, WithoutStepsTheSpanIsTheStep) {
