@@ -2,6 +2,7 @@
 // user runs them: the figures, the comparison with the reference, profiles
 // that `systolic info` reads back, and bad input.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -303,6 +304,47 @@ TEST(RunCommand, ASliceTooSmallOrOfAnotherChipIsAClearError) {
   CliResult chips = RunCli("run " + SampleHlo("allgather_overlap.hlo") + " --chip v5e --topology v4:2x2x2");
   EXPECT_EQ(chips.exit_code, 2);
   EXPECT_THAT(chips.out, HasSubstr("--chip says v5e"));
+}
+
+// Two runs of one program, on v4 and on v5e, compared: every instruction's
+// change of self time, with the idle and unattributed rows, sums to the
+// change of the step time.
+TEST(DiffCommand, PerInstructionChangesSumToTheStepTimeChange) {
+  const std::string v4 = CliTempPath("diff_v4.sysprof");
+  const std::string v5e = CliTempPath("diff_v5e.sysprof");
+  ASSERT_EQ(RunCli("profile " + SampleHlo("mlp_layer.hlo") + " --chip v4 --steps 2 -o " + v4).exit_code, 0);
+  ASSERT_EQ(RunCli("profile " + SampleHlo("mlp_layer.hlo") + " --chip v5e --steps 3 -o " + v5e).exit_code, 0);
+  CliResult r = RunCli("diff " + v4 + " " + v5e + " --json", /*with_stderr=*/false);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["before"]["chip"], "v4");
+  EXPECT_EQ(j["after"]["chip"], "v5e");
+  EXPECT_EQ(j["before"]["steps"], 2);
+  EXPECT_EQ(j["after"]["steps"], 3);
+  const double step_delta = j["step_delta_seconds"].get<double>();
+  EXPECT_NEAR(step_delta,
+              j["after"]["step_seconds"].get<double>() - j["before"]["step_seconds"].get<double>(),
+              1e-9 * std::abs(step_delta));
+  EXPECT_NE(step_delta, 0);
+  double sum = 0, before = 0, after = 0;
+  for (const nlohmann::json& op : j["ops"]) {
+    sum += op["delta_seconds"].get<double>();
+    before += op["before_seconds"].get<double>();
+    after += op["after_seconds"].get<double>();
+  }
+  EXPECT_NEAR(sum, step_delta, 1e-12 + 1e-9 * std::abs(step_delta));
+  EXPECT_NEAR(before, j["before"]["step_seconds"].get<double>(), 1e-12);
+  EXPECT_NEAR(after, j["after"]["step_seconds"].get<double>(), 1e-12);
+
+  CliResult text = RunCli("diff " + v4 + " " + v5e + " --top 3");
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("step time"));
+  EXPECT_THAT(text.out, HasSubstr("more (--top N)"));
+  CliResult one = RunCli("diff " + v4);
+  EXPECT_EQ(one.exit_code, 2);
+  CliResult missing = RunCli("diff " + v4 + " " + CliTempPath("missing.sysprof"));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_THAT(missing.out, HasSubstr("cannot open"));
 }
 
 TEST(ProfileCommand, WritesTheProfileOfEveryStepForInfoAndTheStudio) {
