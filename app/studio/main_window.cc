@@ -36,6 +36,7 @@
 
 #include "core/analysis/event_details.h"
 #include "core/analysis/program_profile.h"
+#include "core/analysis/run_comparison.h"
 #include "core/stablehlo/program_file.h"
 #include "core/trace/chunk_format.h"
 #include "core/trace/profile_reader.h"
@@ -54,6 +55,7 @@
 #include "views/profile_explorer_model.h"
 #include "views/program_runner.h"
 #include "views/recompilations_view.h"
+#include "views/run_comparison_view.h"
 #include "views/roofline_chart.h"
 #include "views/run_program_dialog.h"
 #include "views/sharding_view.h"
@@ -129,6 +131,7 @@ std::optional<MainWindow::View> MainWindow::ParseView(const QString& name) {
   if (name == "ops" || name == "op-profile") return View::kOps;
   if (name == "roofline") return View::kRoofline;
   if (name == "utilization" || name == "utilisation") return View::kUtilization;
+  if (name == "comparison" || name == "compare") return View::kComparison;
   return std::nullopt;
 }
 
@@ -169,6 +172,8 @@ MainWindow::MainWindow() {
   tabs_->addTab(roofline_chart_, "Roofline");
   utilization_chart_ = new views::UtilizationChart(tabs_);
   tabs_->addTab(utilization_chart_, "Utilisation");
+  comparison_view_ = new views::RunComparisonView(tabs_);
+  tabs_->addTab(comparison_view_, "Comparison");
   notes_banner_ = new QLabel(this);
   notes_banner_->setWordWrap(true);
   notes_banner_->setTextFormat(Qt::PlainText);
@@ -245,12 +250,15 @@ MainWindow::MainWindow() {
               }
             }
           });
-  // Op profile -> graph (and through it the details, timeline and text).
-  connect(op_profile_view_, &views::OpProfileView::instructionSelected, this, [this](const QString& name) {
+  // Op profile or comparison -> graph (and through it the details, timeline
+  // and text).
+  auto pick = [this](const QString& name) {
     if (graph_view_->PickInstructionByName(name)) {
       statusBar()->showMessage(QStringLiteral("%1 selected in the graph").arg(name), 4000);
     }
-  });
+  };
+  connect(op_profile_view_, &views::OpProfileView::instructionSelected, this, pick);
+  connect(comparison_view_, &views::RunComparisonView::instructionSelected, this, pick);
   connect(timeline_view_, &views::TimelineView::eventSelected, this, [this](const trace::EventRef& ref) {
     if (!profile_) return;
     details_->ShowEvent(profile_->timeline, ref);
@@ -324,6 +332,16 @@ void MainWindow::CreateActions() {
       if (!ok) QMessageBox::warning(this, "Export failed", "Cannot write " + path);
     });
   }
+  add(file, "Compare &with Profile…", QKeySequence(), [this] {
+    if (!profile_) return;
+    const QString path = QFileDialog::getOpenFileName(this, "Compare with", QString(),
+                                                      "Profiles (*.sysprof);;All files (*)");
+    if (path.isEmpty()) return;
+    QString error;
+    if (!CompareWith(path, &error)) {
+      views::ShowErrorDialog(this, "Cannot compare with " + QFileInfo(path).fileName(), error.toStdString());
+    }
+  });
   add(file, "Export &View as Image…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] {
     QString path = QFileDialog::getSaveFileName(this, "Export view", QString(),
                                                 "PNG image (*.png);;SVG drawing (*.svg)");
@@ -347,6 +365,7 @@ void MainWindow::CreateActions() {
   add(view, "&Op Profile", QKeySequence(Qt::CTRL | Qt::Key_7), [this] { ShowView(View::kOps); });
   add(view, "R&oofline", QKeySequence(Qt::CTRL | Qt::Key_8), [this] { ShowView(View::kRoofline); });
   add(view, "&Utilisation", QKeySequence(Qt::CTRL | Qt::Key_9), [this] { ShowView(View::kUtilization); });
+  add(view, "Co&mparison", QKeySequence(Qt::CTRL | Qt::Key_0), [this] { ShowView(View::kComparison); });
   view->addSeparator();
   add(view, "&Find…", QKeySequence::Find, [this] { FindInCurrentView(); });
   add(view, "Find &Next", QKeySequence::FindNext, [this] {
@@ -525,6 +544,7 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   sharding_view_->Reload();
   memory_chart_->SetProfile(profile_);
   op_profile_view_->SetProfile(profile_);
+  comparison_view_->Clear();
   details_->SetOpProfile(profile_ ? &op_profile_view_->model()->op_profile() : nullptr);
   roofline_chart_->SetProfile(profile_);
   utilization_chart_->SetProfile(profile_);
@@ -649,6 +669,26 @@ void MainWindow::OpenWithDialog() {
   if (path.isEmpty()) return;
   settings.setValue("window/lastDirectory", QFileInfo(path).absolutePath());
   OpenAndReport(path);
+}
+
+bool MainWindow::CompareWith(const QString& path, QString* error) {
+  if (!profile_) {
+    *error = QStringLiteral("Open a profile first: the comparison is of its run against another's.");
+    return false;
+  }
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  absl::StatusOr<trace::Profile> other = trace::ReadProfileFile(path.toStdString());
+  absl::StatusOr<analysis::RunComparison> comparison =
+      other.ok() ? analysis::CompareRuns(*profile_, *other) : absl::StatusOr<analysis::RunComparison>(other.status());
+  QApplication::restoreOverrideCursor();
+  if (!comparison.ok()) {
+    *error = FromStatus(comparison.status());
+    return false;
+  }
+  comparison_view_->SetComparison(*std::move(comparison), windowTitle().section(" — ", 0, 0),
+                                  QFileInfo(path).fileName());
+  ShowView(View::kComparison);
+  return true;
 }
 
 bool MainWindow::OpenAndReport(const QString& path) {

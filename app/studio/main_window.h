@@ -31,6 +31,7 @@ class OpProfileView;
 class ProfileExplorerModel;
 class RecompilationsView;
 class RooflineChart;
+class RunComparisonView;
 class UtilizationChart;
 class ShardingView;
 class StageStore;
@@ -44,7 +45,7 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
-  enum class View { kGraph = 0, kTimeline, kText, kRecompilations, kSharding, kMemory, kOps, kRoofline, kUtilization };
+  enum class View { kGraph = 0, kTimeline, kText, kRecompilations, kSharding, kMemory, kOps, kRoofline, kUtilization, kComparison };
   // "graph", "timeline", "text", "recompilations", "sharding", "memory", "ops", "roofline",
   // "utilization".
   static std::optional<View> ParseView(const QString& name);
@@ -57,6 +58,9 @@ class MainWindow : public QMainWindow {
   bool OpenFile(const QString& path, QString* error);
   // OpenFile, saying why in a dialog when the file does not open.
   bool OpenAndReport(const QString& path);
+  // Compares the open profile's run (before) with the profile at `path`
+  // (after) in the Comparison view; on failure says why in `error`.
+  bool CompareWith(const QString& path, QString* error);
   // Shows a profile already in memory; `adopted` are stage modules the
   // caller already has (program id, stage, module).
   using AdoptedStage = std::pair<std::pair<int64_t, int64_t>, std::shared_ptr<const analysis::StageModule>>;
@@ -82,6 +86,7 @@ class MainWindow : public QMainWindow {
   views::OpProfileView* op_profile_view() const { return op_profile_view_; }
   views::RooflineChart* roofline_chart() const { return roofline_chart_; }
   views::UtilizationChart* utilization_chart() const { return utilization_chart_; }
+  views::RunComparisonView* comparison_view() const { return comparison_view_; }
   views::DetailsPane* details() const { return details_; }
   QPlainTextEdit* text_view() const { return text_view_; }
   views::ProfileExplorerModel* explorer_model() const { return explorer_model_; }
@@ -123,6 +128,7 @@ class MainWindow : public QMainWindow {
   std::pair<int64_t, int64_t> text_stage_{-1, -1};  // (program id, stage) in the text tab
 
   QTabWidget* tabs_ = nullptr;
+  views::RunComparisonView* comparison_view_ = nullptr;
   QStackedWidget* pages_ = nullptr;  // the welcome page, then the views
   views::WelcomePage* welcome_ = nullptr;
   views::GraphView* graph_view_ = nullptr;

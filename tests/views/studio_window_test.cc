@@ -15,6 +15,7 @@
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QtTest>
+#include <cmath>
 
 #include "app/studio/main_window.h"
 #include "core/analysis/event_details.h"
@@ -32,6 +33,7 @@
 #include "views/op_profile_view.h"
 #include "views/profile_explorer_model.h"
 #include "views/recompilations_view.h"
+#include "views/run_comparison_view.h"
 #include "views/sharding_view.h"
 #include "views/timeline_canvas.h"
 #include "views/timeline_view.h"
@@ -254,6 +256,44 @@ class StudioWindowTest : public QObject {
       QVERIFY(text.size() > 2000);
     }
     QVERIFY(!window.ExportCurrentView(dir_.filePath("missing/folder/view.png")));
+  }
+
+  // The open profile's run against another's: the per-instruction changes
+  // add up to the step-time change, and a row picks its instruction.
+  void aRunComparesWithAnothersInTheComparisonView() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    const QString other = dir_.filePath("mlp_twice.sysprof");
+    QVERIFY(views::testing::WriteMlpProfile(other.toStdString(), {.chips = 2, .steps = 2, .repeats_per_step = 2}));
+    QString error;
+    QVERIFY(!window.CompareWith(other, &error));  // nothing open yet
+    QVERIFY(error.contains("Open a profile first"));
+    QVERIFY(window.OpenFile(profile_path_, &error));
+    WaitIdle(window);
+    QVERIFY2(window.CompareWith(other, &error), qPrintable(error));
+    QCOMPARE(window.current_view(), MainWindow::View::kComparison);
+    const views::RunComparisonModel* model = window.comparison_view()->model();
+    const analysis::RunComparison& c = model->comparison();
+    QCOMPARE(c.before.steps, qint64(3));
+    QCOMPARE(c.after.steps, qint64(2));
+    QVERIFY(c.step_delta_ps() > 0);  // twice the work per step
+    double sum = 0;
+    for (int r = 0; r < model->rowCount(); ++r) {
+      sum += model->data(model->index(r, views::RunComparisonModel::kChange), Qt::UserRole).toDouble();
+    }
+    QVERIFY(std::abs(sum - c.step_delta_ps()) <= 1e-6 * c.step_delta_ps());
+    QVERIFY(window.comparison_view()->summary().contains("step time"));
+    int fusion3 = -1;
+    for (int r = 0; r < model->rowCount(); ++r) {
+      if (model->index(r, 0).data().toString() == "fusion.3") fusion3 = r;
+    }
+    QVERIFY(fusion3 >= 0);
+    window.comparison_view()->table()->setCurrentIndex(model->index(fusion3, 0));
+    QCOMPARE(window.details()->Value("Instruction"), QString("fusion.3"));
+    QVERIFY(window.ExportCurrentView(dir_.filePath("comparison.png")));
+    QVERIFY(!window.CompareWith(dir_.filePath("missing.sysprof"), &error));
+    QVERIFY2(error.contains("cannot open"), qPrintable(error));
   }
 
   void theExplorerDrivesTheViews() {
