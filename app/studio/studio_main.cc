@@ -1,4 +1,4 @@
-// `systolic-studio [FILE] [--screenshot OUT.png]
+// `systolic-studio [FILE] [--compare OTHER.sysprof] [--screenshot OUT.png]
 //    [--view graph|timeline|text|recompilations|sharding|memory|ops|roofline|utilization]`
 #include <QApplication>
 #include <QCommandLineParser>
@@ -37,9 +37,11 @@ int main(int argc, char** argv) {
   parser.addVersionOption();
   parser.addPositionalArgument("file", "A program (HLO text, StableHLO) or a profile to open.");
   QCommandLineOption screenshot("screenshot", "Render the window to a PNG file and exit.", "png");
-  QCommandLineOption view("view", "The view to show: graph, timeline, text, recompilations, sharding, memory, ops, roofline or utilization.", "view");
+  QCommandLineOption view("view", "The view to show: graph, timeline, text, recompilations, sharding, memory, ops, roofline, utilization or comparison.", "view");
+  QCommandLineOption compare("compare", "Compare the opened profile's run with this profile's (the Comparison view).", "profile");
   parser.addOption(screenshot);
   parser.addOption(view);
+  parser.addOption(compare);
   if (OnlyPrints(argc, argv)) {
     QCoreApplication text_only(argc, argv);
     SetApplicationNames();
@@ -55,7 +57,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(view)) {
     wanted = systolic::studio::MainWindow::ParseView(parser.value(view));
     if (!wanted) {
-      std::fprintf(stderr, "systolic-studio: unknown view '%s' (graph, timeline, text, recompilations, sharding, memory, ops, roofline or utilization)\n",
+      std::fprintf(stderr, "systolic-studio: unknown view '%s' (graph, timeline, text, recompilations, sharding, memory, ops, roofline, utilization or comparison)\n",
                    parser.value(view).toLocal8Bit().constData());
       return 2;
     }
@@ -65,7 +67,8 @@ int main(int argc, char** argv) {
   const QStringList files = parser.positionalArguments();
   if (!files.isEmpty() && parser.isSet(screenshot)) {
     QString error;
-    if (!window.OpenFile(files.first(), &error)) {
+    if (!window.OpenFile(files.first(), &error) ||
+        (parser.isSet(compare) && !window.CompareWith(parser.value(compare), &error))) {
       std::fprintf(stderr, "systolic-studio: %s\n", error.toLocal8Bit().constData());
       return 1;
     }
@@ -76,8 +79,14 @@ int main(int argc, char** argv) {
   window.show();
   // A file that does not open is said in the window, where the user looks.
   if (!files.isEmpty() && !parser.isSet(screenshot)) {
-    QTimer::singleShot(0, &window, [&window, file = files.first(), wanted] {
-      if (window.OpenAndReport(file) && wanted) window.ShowView(*wanted);
+    const QString other = parser.isSet(compare) ? parser.value(compare) : QString();
+    QTimer::singleShot(0, &window, [&window, file = files.first(), wanted, other] {
+      if (!window.OpenAndReport(file)) return;
+      QString error;
+      if (!other.isEmpty() && !window.CompareWith(other, &error)) {
+        std::fprintf(stderr, "systolic-studio: %s\n", error.toLocal8Bit().constData());
+      }
+      if (wanted) window.ShowView(*wanted);
     });
   }
   if (parser.isSet(screenshot)) {
