@@ -184,9 +184,13 @@ QString ProfileExplorerModel::Detail(const Item& item) const {
     }
     case Kind::kTimeline: {
       const trace::TimeSpan span = profile_->timeline.Span();
-      return QStringLiteral("%1 planes · %L2 events · %3")
-          .arg(profile_->timeline.plane_count())
-          .arg(profile_->timeline.event_count())
+      const int planes = profile_->timeline.plane_count();
+      const int64_t events = profile_->timeline.event_count();
+      return QStringLiteral("%1 plane%2 · %L3 event%4 · %5")
+          .arg(planes)
+          .arg(planes == 1 ? "" : "s")
+          .arg(events)
+          .arg(events == 1 ? "" : "s")
           .arg(Ps(span.duration_ps()));
     }
   }

@@ -46,7 +46,9 @@ QVariant RunComparisonModel::data(const QModelIndex& index, int role) const {
       default: return {};
     }
   }
-  if (role == Qt::ForegroundRole && index.column() == kChange && op.delta_ps() != 0) {
+  // A change that rounds to nothing in the table's unit is shown as none.
+  const bool changed = Duration(std::fabs(op.delta_ps())) != Duration(0);
+  if (role == Qt::ForegroundRole && index.column() == kChange && changed) {
     return op.delta_ps() > 0 ? QColor(0xb9, 0x1c, 0x1c) : QColor(0x15, 0x80, 0x3d);
   }
   if (role == Qt::TextAlignmentRole && index.column() != kInstruction) {
@@ -57,7 +59,7 @@ QVariant RunComparisonModel::data(const QModelIndex& index, int role) const {
     case kInstruction: return QString::fromStdString(op.name);
     case kBefore: return Duration(op.before_ps);
     case kAfter: return Duration(op.after_ps);
-    case kChange: return (op.delta_ps() > 0 ? "+" : "") + Duration(op.delta_ps());
+    case kChange: return (changed && op.delta_ps() > 0 ? "+" : "") + Duration(changed ? op.delta_ps() : 0);
     case kShare: return QStringLiteral("%1 %").arg(100 * share, 0, 'f', 1);
     default: return {};
   }
