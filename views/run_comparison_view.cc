@@ -135,7 +135,7 @@ void RunComparisonView::SetComparison(analysis::RunComparison comparison, const 
           .arg(c.before.step_ps > 0 ? 100 * delta / c.before.step_ps : 0.0, 0, 'f', 1));
   row("TFLOP/s", QString::number(c.before.tflops(), 'f', 3), QString::number(c.after.tflops(), 'f', 3), "");
   for (int k = 0; k < analysis::kOpCategoryCount; ++k) {
-    row(QStringLiteral("%1 busy").arg(analysis::OpCategoryName(analysis::OpCategory(k))),
+    row(QStringLiteral("%1 unit time").arg(analysis::OpCategoryName(analysis::OpCategory(k))),
         model_->Duration(c.before.category_ps[k]), model_->Duration(c.after.category_ps[k]), "");
   }
   summary_->setText(QStringLiteral("<table cellspacing=4><tr><th></th><th>%1 · %2 · %3 steps</th>"

@@ -59,7 +59,7 @@ void PrintText(const std::string& a, const std::string& b, const RunComparison& 
                          c.before.step_ps > 0 ? 100 * c.step_delta_ps() / c.before.step_ps : 0.0);
   out << absl::StrFormat("TFLOP/s    %14.3f -> %-14.3f\n", c.before.tflops(), c.after.tflops());
   for (int k = 0; k < analysis::kOpCategoryCount; ++k) {
-    out << absl::StrFormat("%-10s %14s -> %-14s busy per step\n",
+    out << absl::StrFormat("%-10s %14s -> %-14s unit time per step, summed over its units\n",
                            analysis::OpCategoryName(analysis::OpCategory(k)),
                            Ps(c.before.category_ps[k], unit), Ps(c.after.category_ps[k], unit));
   }
