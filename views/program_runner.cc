@@ -2,6 +2,11 @@
 
 #include <new>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "core/device/chip_spec_validator.h"
+
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_run.h"
 #include "core/device/slice.h"
@@ -15,6 +20,12 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
   auto spec = device::LoadChipSpec(request.chip_spec_path.empty() ? request.chip_preset
                                                                   : request.chip_spec_path);
   if (!spec.ok()) return spec.status();
+  if (request.mxu_size > 0) {
+    // What-if: the same chip with a larger or smaller systolic array.
+    spec->mutable_mxu()->set_rows(request.mxu_size);
+    spec->mutable_mxu()->set_cols(request.mxu_size);
+    if (absl::Status valid = device::ValidateChipSpec(*spec); !valid.ok()) return valid;
+  }
   auto report = [&progress](double fraction, absl::string_view what) {
     progress.Report(fraction, std::string(what));
     return !progress.cancelled();
@@ -27,6 +38,7 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
                                                          ? request.chip_preset
                                                          : request.chip_spec_path);
     if (!slice.ok()) return slice.status();
+    if (request.mxu_size > 0) slice->spec = *spec;
     devices.topology = *std::move(slice);
   }
   // On a worker thread: an exception here would end the studio.
@@ -36,6 +48,35 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
     return absl::ResourceExhaustedError(
         "the host ran out of memory compiling and simulating the program");
   }
+}
+
+absl::StatusOr<ProgramRunRequest> ParseRunRequest(const std::string& text) {
+  const std::vector<std::string> parts = absl::StrSplit(text, ':');
+  if (parts.empty() || parts.size() > 3 || parts[0].empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("'", text, "' is no run: write CHIP, CHIP:TOPOLOGY or CHIP:TOPOLOGY:STEPS"));
+  }
+  ProgramRunRequest request;
+  (parts[0].find('/') != std::string::npos || parts[0].find('.') != std::string::npos ? request.chip_spec_path
+                                                                                       : request.chip_preset) = parts[0];
+  if (parts.size() > 1) request.topology = parts[1];
+  if (parts.size() > 2 && (!absl::SimpleAtoi(parts[2], &request.steps) || request.steps < 1)) {
+    return absl::InvalidArgumentError(absl::StrCat("'", parts[2], "' in '", text, "' is no number of steps"));
+  }
+  if (auto spec = device::LoadChipSpec(parts[0]); !spec.ok()) return spec.status();
+  return request;
+}
+
+std::string DescribeRequest(const ProgramRunRequest& request) {
+  std::string chip = request.chip_preset;
+  if (!request.chip_spec_path.empty()) {
+    const size_t slash = request.chip_spec_path.find_last_of('/');
+    chip = slash == std::string::npos ? request.chip_spec_path : request.chip_spec_path.substr(slash + 1);
+  }
+  std::string text = chip;
+  if (!request.topology.empty()) absl::StrAppend(&text, " · ", request.topology);
+  if (request.mxu_size > 0) absl::StrAppend(&text, " · MXU ", request.mxu_size, "²");
+  absl::StrAppend(&text, " · ", request.steps, request.steps == 1 ? " step" : " steps");
+  return text;
 }
 
 }  // namespace systolic::views

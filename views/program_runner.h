@@ -24,7 +24,15 @@ struct ProgramRunRequest {
   std::string chip_spec_path;  // a chip spec in protobuf text format
   std::string topology;        // "2x2", "4x4x4"
   int64_t steps = 1;
+  int32_t mxu_size = 0;        // a square MXU of this many PEs a side; 0: the chip's own
 };
+
+// "v5e", "v5e:2x2", "v4:2x2x2:3" (chip preset or spec file, then the
+// topology and the steps): the studio's --run.
+absl::StatusOr<ProgramRunRequest> ParseRunRequest(const std::string& text);
+
+// What the run is on, for lists of runs: "v5e · 2x2 · MXU 256² · 3 steps".
+std::string DescribeRequest(const ProgramRunRequest& request);
 
 // Compiles `module` for the requested chip and topology, runs it `steps`
 // times and returns the profile (snapshots after every pass, compiles,

@@ -1,10 +1,15 @@
 #include "views/run_comparison_view.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include "views/timeline_canvas.h"
 #include <algorithm>
 #include <cmath>
 
@@ -90,35 +95,129 @@ QVariant RunComparisonModel::headerData(int section, Qt::Orientation orientation
 RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);
+  auto* choice = new QHBoxLayout();
+  choice->addWidget(new QLabel("Compare", this));
+  for (int side = 0; side < 2; ++side) {
+    pickers_[side] = new QComboBox(this);
+    pickers_[side]->setObjectName(side == 0 ? "before_run" : "after_run");
+    pickers_[side]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    pickers_[side]->setToolTip(side == 0 ? "The run compared from" : "The run compared with it");
+    connect(pickers_[side], &QComboBox::activated, this,
+            [this] { emit runsChosen(pickers_[0]->currentIndex(), pickers_[1]->currentIndex()); });
+    choice->addWidget(pickers_[side]);
+    if (side == 0) choice->addWidget(new QLabel("with", this));
+  }
+  choice->addStretch(1);
+  layout->addLayout(choice);
   summary_ = new QLabel(this);
   summary_->setTextFormat(Qt::RichText);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_->setWordWrap(true);
   layout->addWidget(summary_);
+
+  auto* splitter = new QSplitter(Qt::Vertical, this);
   model_ = new RunComparisonModel(this);
-  table_ = new QTableView(this);
+  table_ = new QTableView(splitter);
   table_->setModel(model_);
   table_->verticalHeader()->hide();
   table_->verticalHeader()->setDefaultSectionSize(22);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setAlternatingRowColors(true);
   table_->horizontalHeader()->setStretchLastSection(true);
-  layout->addWidget(table_, 1);
+  splitter->addWidget(table_);
+  // The two timelines, one above the other, on one time axis.
+  for (int side = 0; side < 2; ++side) {
+    auto* pane = new QWidget(splitter);
+    auto* pane_layout = new QVBoxLayout(pane);
+    pane_layout->setContentsMargins(0, 4, 0, 0);
+    pane_layout->setSpacing(2);
+    timeline_titles_[side] = new QLabel(pane);
+    timelines_[side] = new TimelineCanvas(pane);
+    timelines_[side]->SetFlowsShown(false);
+    pane_layout->addWidget(timeline_titles_[side]);
+    pane_layout->addWidget(timelines_[side], 1);
+    splitter->addWidget(pane);
+    connect(timelines_[side], &TimelineCanvas::windowChanged, this, [this, side] { FollowWindow(side); });
+  }
+  splitter->setStretchFactor(0, 3);
+  splitter->setStretchFactor(1, 2);
+  splitter->setStretchFactor(2, 2);
+  layout->addWidget(splitter, 1);
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             const QString name = model_->index(current.row(), RunComparisonModel::kInstruction).data().toString();
-            if (!name.isEmpty() && !name.startsWith('(')) emit instructionSelected(name);
+            if (name.isEmpty() || name.startsWith('(')) return;
+            for (TimelineCanvas* timeline : timelines_) timeline->HighlightInstructions({name});
+            emit instructionSelected(name);
           });
   Clear();
 }
 
 void RunComparisonView::Clear() {
   model_->SetComparison({});
-  summary_->setText("Compare this profile's run with another's: File › Compare with Profile…");
+  SetTimelines(nullptr, nullptr);
+  summary_->setText("Compare this profile's run with another's: File › Compare with Profile…, "
+                    "or run the program again on another chip (File › Compile and Run…).");
+}
+
+void RunComparisonView::SetRunChoices(const QStringList& names) {
+  for (QComboBox* picker : pickers_) {
+    const int chosen = picker->currentIndex();
+    picker->clear();
+    picker->addItems(names);
+    picker->setCurrentIndex(chosen < names.size() ? chosen : -1);
+    picker->setEnabled(names.size() > 1);
+  }
+}
+
+void RunComparisonView::SetChosenRuns(int before, int after) {
+  pickers_[0]->setCurrentIndex(before);
+  pickers_[1]->setCurrentIndex(after);
+}
+
+void RunComparisonView::ShowProblem(int before, int after, const QString& problem) {
+  SetChosenRuns(before, after);
+  model_->SetComparison({});
+  SetTimelines(nullptr, nullptr);
+  summary_->setText(QStringLiteral("<span style='color:#b91c1c'>%1</span>").arg(problem.toHtmlEscaped()));
+}
+
+void RunComparisonView::SetTimelines(std::shared_ptr<const trace::Profile> before,
+                                     std::shared_ptr<const trace::Profile> after) {
+  const std::shared_ptr<const trace::Profile> profiles[2] = {std::move(before), std::move(after)};
+  int64_t start = 0, end = 0;
+  bool any = false;
+  for (int side = 0; side < 2; ++side) {
+    timelines_[side]->SetProfile(profiles[side]);
+    timelines_[side]->parentWidget()->setVisible(profiles[side] != nullptr);
+    if (!profiles[side] || profiles[side]->timeline.event_count() == 0) continue;
+    const trace::TimeSpan span = profiles[side]->timeline.Span();
+    start = any ? std::min(start, span.start_ps) : span.start_ps;
+    end = any ? std::max(end, span.end_ps) : span.end_ps;
+    any = true;
+  }
+  // One axis: both show the span of the longer run, so equal widths are equal times.
+  if (any) {
+    for (TimelineCanvas* timeline : timelines_) timeline->SetTimeBounds(start, end);
+  }
+}
+
+void RunComparisonView::FollowWindow(int from_side) {
+  if (following_) return;
+  following_ = true;
+  const TimeViewport& window = timelines_[from_side]->time_viewport();
+  timelines_[1 - from_side]->ShowWindow(window.from_ps(), window.to_ps());
+  following_ = false;
 }
 
 void RunComparisonView::SetComparison(analysis::RunComparison comparison, const QString& before_name,
-                                      const QString& after_name) {
+                                      const QString& after_name, std::shared_ptr<const trace::Profile> before,
+                                      std::shared_ptr<const trace::Profile> after) {
   model_->SetComparison(std::move(comparison));
+  for (int side = 0; side < 2; ++side) {
+    timeline_titles_[side]->setText(QStringLiteral("<b>%1</b> timeline").arg((side == 0 ? before_name : after_name).toHtmlEscaped()));
+  }
+  SetTimelines(std::move(before), std::move(after));
   const analysis::RunComparison& c = model_->comparison();
   const double delta = c.step_delta_ps();
   QString rows;
@@ -134,17 +233,14 @@ void RunComparisonView::SetComparison(analysis::RunComparison comparison, const 
           .arg(delta > 0 ? "+" : "")
           .arg(c.before.step_ps > 0 ? 100 * delta / c.before.step_ps : 0.0, 0, 'f', 1));
   row("TFLOP/s", QString::number(c.before.tflops(), 'f', 3), QString::number(c.after.tflops(), 'f', 3), "");
+  row("chip", QString::fromStdString(c.before.chip).toHtmlEscaped(), QString::fromStdString(c.after.chip).toHtmlEscaped(), "");
+  row("steps", QString::number(c.before.steps), QString::number(c.after.steps), "");
   for (int k = 0; k < analysis::kOpCategoryCount; ++k) {
     row(QStringLiteral("%1 unit time").arg(analysis::OpCategoryName(analysis::OpCategory(k))),
         model_->Duration(c.before.category_ps[k]), model_->Duration(c.after.category_ps[k]), "");
   }
-  summary_->setText(QStringLiteral("<table cellspacing=4><tr><th></th><th>%1 · %2 · %3 steps</th>"
-                                   "<th>%4 · %5 · %6 steps</th><th>change</th></tr>%7</table>")
-                        .arg(before_name.toHtmlEscaped(), QString::fromStdString(c.before.chip).toHtmlEscaped())
-                        .arg(c.before.steps)
-                        .arg(after_name.toHtmlEscaped(), QString::fromStdString(c.after.chip).toHtmlEscaped())
-                        .arg(c.after.steps)
-                        .arg(rows));
+  summary_->setText(QStringLiteral("<table cellspacing=4><tr><th></th><th>%1</th><th>%2</th><th>change</th></tr>%3</table>")
+                        .arg(before_name.toHtmlEscaped(), after_name.toHtmlEscaped(), rows));
   table_->resizeColumnsToContents();
 }
 

@@ -1,19 +1,24 @@
-// Two runs side by side: per step, the step time, TFLOP/s and busy time per
-// unit kind of each, then every instruction's self time in both and its
-// change, largest change first, with a bar for its share of the step-time
-// change (red where the second run is slower, green where it is faster).
+// Two runs side by side: which two (any runs of the session), per step the
+// step time, TFLOP/s and busy time per unit kind of each, then every
+// instruction's self time in both and its change, largest change first
+// (red where the second run is slower, green where it is faster), and the
+// two timelines one above the other on one time axis.
 #pragma once
 
 #include <QAbstractTableModel>
 #include <QWidget>
+#include <memory>
 
 #include "core/analysis/run_comparison.h"
 #include "core/analysis/time_ruler.h"
 
+class QComboBox;
 class QLabel;
 class QTableView;
 
 namespace systolic::views {
+
+class TimelineCanvas;
 
 class RunComparisonModel : public QAbstractTableModel {
   Q_OBJECT
@@ -42,22 +47,42 @@ class RunComparisonView : public QWidget {
 
  public:
   explicit RunComparisonView(QWidget* parent = nullptr);
+  // The runs that may be compared, by name; the pickers offer them.
+  void SetRunChoices(const QStringList& names);
+  void SetChosenRuns(int before, int after);
+  // The comparison of the runs, and their profiles for the timelines.
   void SetComparison(analysis::RunComparison comparison, const QString& before_name,
-                     const QString& after_name);
+                     const QString& after_name, std::shared_ptr<const trace::Profile> before = nullptr,
+                     std::shared_ptr<const trace::Profile> after = nullptr);
+  // The runs chosen cannot be compared: says why instead.
+  void ShowProblem(int before, int after, const QString& problem);
   void Clear();
 
   RunComparisonModel* model() const { return model_; }
   QTableView* table() const { return table_; }
   QString summary() const;
+  TimelineCanvas* before_timeline() const { return timelines_[0]; }
+  TimelineCanvas* after_timeline() const { return timelines_[1]; }
+  QComboBox* before_picker() const { return pickers_[0]; }
+  QComboBox* after_picker() const { return pickers_[1]; }
 
  signals:
   // The user picked an instruction's row.
   void instructionSelected(const QString& name);
+  // The user chose another pair of runs.
+  void runsChosen(int before, int after);
 
  private:
+  void SetTimelines(std::shared_ptr<const trace::Profile> before, std::shared_ptr<const trace::Profile> after);
+  void FollowWindow(int from_side);
+
+  QComboBox* pickers_[2] = {};
   QLabel* summary_ = nullptr;
   QTableView* table_ = nullptr;
   RunComparisonModel* model_ = nullptr;
+  QLabel* timeline_titles_[2] = {};
+  TimelineCanvas* timelines_[2] = {};
+  bool following_ = false;
 };
 
 }  // namespace systolic::views

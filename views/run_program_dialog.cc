@@ -62,6 +62,16 @@ RunProgramDialog::RunProgramDialog(const QString& program_path, QWidget* parent)
   topology_->setToolTip("Chips per axis: 8 (ring), 2x2 (2D torus), 4x4x4 (3D torus)");
   form->addRow("Topology", topology_);
 
+  mxu_size_ = new QSpinBox(this);
+  mxu_size_->setObjectName("mxu_size");
+  mxu_size_->setRange(0, 1024);
+  mxu_size_->setSingleStep(64);
+  mxu_size_->setSpecialValueText("the chip's own");
+  mxu_size_->setSuffix(" PEs a side");
+  mxu_size_->setValue(settings.value("run/mxu_size", 0).toInt());
+  mxu_size_->setToolTip("What if each MXU were a square systolic array of this many processing elements a side");
+  form->addRow("MXU array", mxu_size_);
+
   steps_ = new QSpinBox(this);
   steps_->setRange(1, 100000);
   steps_->setValue(settings.value("run/steps", 3).toInt());
@@ -121,6 +131,7 @@ ProgramRunRequest RunProgramDialog::request() const {
     request.chip_preset = preset_->currentText().toStdString();
   }
   request.topology = topology_->text().toStdString();
+  request.mxu_size = mxu_size_->value();
   request.steps = steps_->value();
   return request;
 }
@@ -131,6 +142,7 @@ void RunProgramDialog::Remember() const {
   settings.setValue("run/spec", spec_->text());
   settings.setValue("run/use_spec", use_spec_->isChecked());
   settings.setValue("run/topology", topology_->text());
+  settings.setValue("run/mxu_size", mxu_size_->value());
   settings.setValue("run/steps", steps_->value());
 }
 

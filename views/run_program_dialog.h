@@ -1,5 +1,6 @@
 // "Compile and run…": which chip (one of the device layer's presets, or a
-// spec file it validates), which topology and how many steps. The choices
+// spec file it validates), its systolic array's size (what-if), which
+// topology and how many steps. The choices
 // are remembered between sessions.
 #pragma once
 
@@ -38,6 +39,7 @@ class RunProgramDialog : public QDialog {
   QComboBox* preset_ = nullptr;
   QLineEdit* spec_ = nullptr;
   QLineEdit* topology_ = nullptr;
+  QSpinBox* mxu_size_ = nullptr;
   QSpinBox* steps_ = nullptr;
   QLabel* problem_ = nullptr;
   QDialogButtonBox* buttons_ = nullptr;

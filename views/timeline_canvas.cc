@@ -228,6 +228,16 @@ void TimelineCanvas::FitAll() {
   WindowMoved();
 }
 
+void TimelineCanvas::SetTimeBounds(int64_t start_ps, int64_t end_ps) {
+  viewport_.SetBounds(start_ps, end_ps);
+  WindowMoved();
+}
+
+void TimelineCanvas::ShowWindow(double from_ps, double to_ps) {
+  viewport_.SetWindow(from_ps, to_ps);
+  WindowMoved();
+}
+
 void TimelineCanvas::ShowRange(double from_ps, double to_ps, double margin) {
   viewport_.ZoomTo(from_ps, to_ps, margin);
   WindowMoved();

@@ -50,6 +50,11 @@ class TimelineCanvas : public QAbstractScrollArea {
   void ZoomIn(double factor = 1.6);
   void ZoomOut(double factor = 1.6) { ZoomIn(1 / factor); }
   void FitAll();
+  // The span that may be shown, wider than the trace's own (two runs
+  // aligned on one axis); shows all of it.
+  void SetTimeBounds(int64_t start_ps, int64_t end_ps);
+  // Shows exactly [from, to] (another timeline's window).
+  void ShowWindow(double from_ps, double to_ps);
   // [from, to] with `margin` of the window on each side fills the view.
   void ShowRange(double from_ps, double to_ps, double margin = 0);
   // The selected range, else the selected event, fills the window.

@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QElapsedTimer>
@@ -232,6 +233,14 @@ MainWindow::MainWindow() {
 
   status_ = new QLabel("Nothing open", this);
   statusBar()->addWidget(status_, 1);
+  // The session's runs, once there is more than one to choose from.
+  run_picker_ = new QComboBox(this);
+  run_picker_->setObjectName("run_picker");
+  run_picker_->setToolTip("The runs of this session: the file as opened, then each Compile and Run");
+  run_picker_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  run_picker_->hide();
+  statusBar()->addPermanentWidget(run_picker_);
+  connect(run_picker_, &QComboBox::activated, this, [this](int index) { ShowRun(index); });
 
   // Linked selection: graph -> details, timeline; timeline -> details, graph.
   connect(graph_view_, &views::GraphView::instructionsSelected, this,
@@ -259,6 +268,10 @@ MainWindow::MainWindow() {
   };
   connect(op_profile_view_, &views::OpProfileView::instructionSelected, this, pick);
   connect(comparison_view_, &views::RunComparisonView::instructionSelected, this, pick);
+  connect(comparison_view_, &views::RunComparisonView::runsChosen, this, [this](int before, int after) {
+    QString error;
+    CompareSessionRuns(before, after, &error);  // a failure is shown in the view
+  });
   connect(timeline_view_, &views::TimelineView::eventSelected, this, [this](const trace::EventRef& ref) {
     if (!profile_) return;
     details_->ShowEvent(profile_->timeline, ref);
@@ -397,7 +410,7 @@ void MainWindow::CreateActions() {
       graph_view_->ZoomBy(0.8);
     }
   });
-  add(view, "&Fit", QKeySequence(Qt::CTRL | Qt::Key_0), [this] {
+  add(view, "&Fit", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] {
     if (current_view() == View::kTimeline) {
       timeline_view_->canvas()->FitAll();
     } else {
@@ -434,7 +447,8 @@ void MainWindow::ShowShortcuts() {
       "<tr><td><b>Ctrl+4 / 5 / 6</b></td><td>recompilations / sharding / memory</td></tr>"
       "<tr><td><b>Ctrl+7 / 8 / 9</b></td><td>op profile / roofline / utilisation</td></tr>"
       "<tr><td><b>Ctrl+F, F3, Shift+F3</b></td><td>find, next, previous</td></tr>"
-      "<tr><td><b>Ctrl+= / Ctrl+- / Ctrl+0</b></td><td>zoom in, out, fit</td></tr>"
+      "<tr><td><b>Ctrl+0</b></td><td>comparison of two runs</td></tr>"
+      "<tr><td><b>Ctrl+= / Ctrl+- / Ctrl+Shift+F</b></td><td>zoom in, out, fit</td></tr>"
       "<tr><td><b>Ctrl+B</b></td><td>compare two stages side by side</td></tr>"
       "<tr><td colspan=2><br><b>Graph</b></td></tr>"
       "<tr><td>wheel, drag</td><td>zoom around the cursor, pan</td></tr>"
@@ -471,6 +485,7 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
       is_program_file_ = false;
       path_ = path;
       OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), info.fileName());
+      StartSession(info.fileName());
       break;
     }
     case FileKind::kXSpace: {
@@ -482,6 +497,7 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
       is_program_file_ = false;
       path_ = path;
       OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), info.fileName());
+      StartSession(info.fileName());
       break;
     }
     case FileKind::kProgram: {
@@ -516,6 +532,7 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
       is_program_file_ = true;
       path_ = path;
       OpenProfile(profile, info.fileName(), std::move(adopted));
+      StartSession(info.fileName());
       break;
     }
   }
@@ -528,6 +545,10 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   if (!profile) {
     path_.clear();
     is_program_file_ = false;
+    runs_.clear();
+    current_run_ = -1;
+    comparison_view_->Clear();
+    UpdateRunPicker();
   }
   outline_model_->SetModule(nullptr);
   outline_stage_.reset();
@@ -544,12 +565,9 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   sharding_view_->Reload();
   memory_chart_->SetProfile(profile_);
   op_profile_view_->SetProfile(profile_);
-  comparison_view_->Clear();
   details_->SetOpProfile(profile_ ? &op_profile_view_->model()->op_profile() : nullptr);
   roofline_chart_->SetProfile(profile_);
   utilization_chart_->SetProfile(profile_);
-  run_action_->setEnabled(is_program_file_);
-
   const trace::ProgramRecord* first = nullptr;
   int64_t first_index = -1;
   if (profile_) {
@@ -562,6 +580,8 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
     }
   }
   graph_view_->SetProgram(first);
+  // Any program with its input stage runs again, on whatever chip.
+  run_action_->setEnabled(first != nullptr);
   text_view_->clear();
   text_stage_ = {-1, -1};
   if (first) {
@@ -672,21 +692,21 @@ void MainWindow::OpenWithDialog() {
 }
 
 bool MainWindow::CompareWith(const QString& path, QString* error) {
-  if (!profile_) {
+  if (!profile_ || current_run_ < 0) {
     *error = QStringLiteral("Open a profile first: the comparison is of its run against another's.");
     return false;
   }
   QApplication::setOverrideCursor(Qt::WaitCursor);
   absl::StatusOr<trace::Profile> other = trace::ReadProfileFile(path.toStdString());
-  absl::StatusOr<analysis::RunComparison> comparison =
-      other.ok() ? analysis::CompareRuns(*profile_, *other) : absl::StatusOr<analysis::RunComparison>(other.status());
   QApplication::restoreOverrideCursor();
-  if (!comparison.ok()) {
-    *error = FromStatus(comparison.status());
+  if (!other.ok()) {
+    *error = FromStatus(other.status());
     return false;
   }
-  comparison_view_->SetComparison(*std::move(comparison), windowTitle().section(" — ", 0, 0),
-                                  QFileInfo(path).fileName());
+  // The other profile joins the session, so it can be shown and compared again.
+  const int shown = current_run_;
+  const int added = AddRun({QFileInfo(path).fileName(), std::make_shared<const trace::Profile>(*std::move(other)), false});
+  if (!CompareSessionRuns(shown, added, error)) return false;
   ShowView(View::kComparison);
   return true;
 }
@@ -699,12 +719,29 @@ bool MainWindow::OpenAndReport(const QString& path) {
 }
 
 void MainWindow::CompileAndRun() {
-  if (!is_program_file_ || !profile_ || profile_->programs.empty()) return;
-  views::RunProgramDialog dialog(path_, this);
+  if (!profile_) return;
+  const QString source = path_.isEmpty() ? windowTitle().section(" — ", 0, 0) : path_;
+  views::RunProgramDialog dialog(source, this);
   if (dialog.exec() != QDialog::Accepted) return;
-  const views::ProgramRunRequest request = dialog.request();
-  std::shared_ptr<const analysis::StageModule> module = store_->Get(profile_->programs.front().id, 0);
-  if (!module) return;
+  QString error;
+  if (!RunProgram(dialog.request(), &error) && !error.isEmpty()) {
+    views::ShowErrorDialog(this, "Compile and run failed", error.toStdString());
+  }
+}
+
+std::shared_ptr<const analysis::StageModule> MainWindow::RunSource(QString* error) {
+  const trace::ProgramRecord* program = graph_view_->program();
+  if (program == nullptr || program->snapshots.empty()) {
+    *error = QStringLiteral("Nothing to run: the profile holds no program text.");
+    return nullptr;
+  }
+  // Stage 0 is the program as it came, before any pass.
+  return store_->GetNow(program->id, 0, error);
+}
+
+bool MainWindow::RunProgram(const views::ProgramRunRequest& request, QString* error) {
+  std::shared_ptr<const analysis::StageModule> module = RunSource(error);
+  if (!module) return false;
   auto progress = std::make_shared<views::RunProgress>();
   using Outcome = std::shared_ptr<absl::StatusOr<trace::Profile>>;
   QProgressDialog wait("Compiling and running…", "Cancel", 0, 1000, this);
@@ -728,15 +765,78 @@ void MainWindow::CompileAndRun() {
   watcher.waitForFinished();
   poll.stop();
   const Outcome outcome = watcher.result();
-  if (outcome->ok()) {
-    is_program_file_ = false;
-    OpenProfile(std::make_shared<const trace::Profile>(std::move(**outcome)),
-                QFileInfo(path_).fileName() + " (run)");
-  } else if (progress->cancelled()) {
-    statusBar()->showMessage("Compile and run cancelled", 5000);
-  } else {
-    views::ShowErrorDialog(this, "Compile and run failed", std::string(outcome->status().message()));
+  if (!outcome->ok()) {
+    if (progress->cancelled()) {
+      statusBar()->showMessage("Compile and run cancelled", 5000);
+      error->clear();
+    } else {
+      *error = FromStatus(outcome->status());
+    }
+    return false;
   }
+  const int shown = current_run_;
+  const QString label = QStringLiteral("run %1 · %2")
+                            .arg(runs_.size())
+                            .arg(QString::fromStdString(views::DescribeRequest(request)));
+  const int added = AddRun({label, std::make_shared<const trace::Profile>(std::move(**outcome)), false});
+  ShowRun(added);
+  // A what-if is read against the run it varied.
+  if (shown >= 0 && !runs_[shown].program_only) {
+    QString ignored;
+    CompareSessionRuns(shown, added, &ignored);
+  }
+  return true;
+}
+
+void MainWindow::StartSession(const QString& label) {
+  runs_ = {{label, profile_, is_program_file_}};
+  current_run_ = 0;
+  comparison_view_->Clear();
+  UpdateRunPicker();
+}
+
+int MainWindow::AddRun(SessionRun run) {
+  runs_.push_back(std::move(run));
+  UpdateRunPicker();
+  return int(runs_.size()) - 1;
+}
+
+void MainWindow::ShowRun(int index) {
+  if (index < 0 || index >= int(runs_.size())) return;
+  const SessionRun& run = runs_[size_t(index)];
+  is_program_file_ = run.program_only;
+  current_run_ = index;
+  OpenProfile(run.profile, QStringLiteral("%1 — %2").arg(runs_.front().label, run.label));
+  UpdateRunPicker();
+}
+
+void MainWindow::UpdateRunPicker() {
+  QStringList labels;
+  for (const SessionRun& run : runs_) labels << run.label;
+  run_picker_->clear();
+  run_picker_->addItems(labels);
+  run_picker_->setCurrentIndex(current_run_);
+  run_picker_->setVisible(runs_.size() > 1);
+  comparison_view_->SetRunChoices(labels);
+}
+
+bool MainWindow::CompareSessionRuns(int before, int after, QString* error) {
+  const int count = int(runs_.size());
+  if (before < 0 || after < 0 || before >= count || after >= count) {
+    *error = QStringLiteral("No such run.");
+    return false;
+  }
+  const SessionRun& a = runs_[size_t(before)];
+  const SessionRun& b = runs_[size_t(after)];
+  absl::StatusOr<analysis::RunComparison> comparison = analysis::CompareRuns(*a.profile, *b.profile);
+  if (!comparison.ok()) {
+    *error = FromStatus(comparison.status());
+    comparison_view_->ShowProblem(before, after, *error);
+    return false;
+  }
+  comparison_view_->SetComparison(*std::move(comparison), a.label, b.label, a.profile, b.profile);
+  comparison_view_->SetChosenRuns(before, after);
+  return true;
 }
 
 void MainWindow::UpdateRecentFilesMenu() {

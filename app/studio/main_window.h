@@ -14,6 +14,7 @@
 #include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
 
+class QComboBox;
 class QLabel;
 class QMenu;
 class QPlainTextEdit;
@@ -37,6 +38,7 @@ class ShardingView;
 class StageStore;
 class TimelineView;
 class WelcomePage;
+struct ProgramRunRequest;
 }  // namespace systolic::views
 
 namespace systolic::studio {
@@ -66,6 +68,24 @@ class MainWindow : public QMainWindow {
   using AdoptedStage = std::pair<std::pair<int64_t, int64_t>, std::shared_ptr<const analysis::StageModule>>;
   void OpenProfile(std::shared_ptr<const trace::Profile> profile, const QString& title,
                    std::vector<AdoptedStage> adopted = {});
+
+  // The runs of this session: the file as opened, then every what-if run
+  // made from it and every profile compared with it, in the order they came.
+  struct SessionRun {
+    QString label;
+    std::shared_ptr<const trace::Profile> profile;
+    bool program_only = false;  // a program file's modules, not run yet
+  };
+  const std::vector<SessionRun>& runs() const { return runs_; }
+  int current_run() const { return current_run_; }
+  // Shows run `index` of the session in every view.
+  void ShowRun(int index);
+  // Compiles the shown program (its input stage) and runs it as `request`
+  // says; the run joins the session, is shown, and is compared with the run
+  // shown before it. False with `error` when it fails or is cancelled.
+  bool RunProgram(const views::ProgramRunRequest& request, QString* error);
+  // Run `before` against run `after` in the Comparison view.
+  bool CompareSessionRuns(int before, int after, QString* error);
 
   void ShowView(View view);
   View current_view() const;
@@ -120,6 +140,12 @@ class MainWindow : public QMainWindow {
   // the stage shown has no such instruction.
   bool ScrollTextTo(const std::string& instruction);
   void FindInCurrentView();
+  // A new session whose first run is the profile just opened.
+  void StartSession(const QString& label);
+  int AddRun(SessionRun run);
+  void UpdateRunPicker();
+  // The module a what-if run compiles: the input stage of the program shown.
+  std::shared_ptr<const analysis::StageModule> RunSource(QString* error);
 
   views::StageStore* store_ = nullptr;
   std::shared_ptr<const trace::Profile> profile_;
@@ -150,6 +176,9 @@ class MainWindow : public QMainWindow {
   QLabel* notes_banner_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QAction* run_action_ = nullptr;
+  std::vector<SessionRun> runs_;
+  int current_run_ = -1;
+  QComboBox* run_picker_ = nullptr;
 };
 
 }  // namespace systolic::studio

@@ -1,5 +1,5 @@
-// `systolic-studio [FILE] [--compare OTHER.sysprof] [--screenshot OUT.png]
-//    [--view graph|timeline|text|recompilations|sharding|memory|ops|roofline|utilization]`
+// `systolic-studio [FILE] [--run CHIP[:TOPOLOGY[:STEPS]]]... [--compare OTHER.sysprof]
+//    [--screenshot OUT.png] [--view graph|timeline|text|…|comparison]`
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
@@ -7,6 +7,8 @@
 #include <cstring>
 
 #include "app/studio/main_window.h"
+#include "views/error_dialog.h"
+#include "views/program_runner.h"
 
 namespace {
 
@@ -41,7 +43,9 @@ int main(int argc, char** argv) {
   QCommandLineOption compare("compare", "Compare the opened profile's run with this profile's (the Comparison view).", "profile");
   parser.addOption(screenshot);
   parser.addOption(view);
+  QCommandLineOption run("run", "Compile and run the program on CHIP[:TOPOLOGY[:STEPS]] (repeatable: each run joins the session and is compared with the one before).", "run");
   parser.addOption(compare);
+  parser.addOption(run);
   if (OnlyPrints(argc, argv)) {
     QCoreApplication text_only(argc, argv);
     SetApplicationNames();
@@ -52,6 +56,16 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   SetApplicationNames();
   parser.process(app);
+
+  std::vector<systolic::views::ProgramRunRequest> runs;
+  for (const QString& text : parser.values(run)) {
+    absl::StatusOr<systolic::views::ProgramRunRequest> request = systolic::views::ParseRunRequest(text.toStdString());
+    if (!request.ok()) {
+      std::fprintf(stderr, "systolic-studio: --run %s\n", std::string(request.status().message()).c_str());
+      return 2;
+    }
+    runs.push_back(*std::move(request));
+  }
 
   std::optional<systolic::studio::MainWindow::View> wanted;
   if (parser.isSet(view)) {
@@ -67,8 +81,10 @@ int main(int argc, char** argv) {
   const QStringList files = parser.positionalArguments();
   if (!files.isEmpty() && parser.isSet(screenshot)) {
     QString error;
-    if (!window.OpenFile(files.first(), &error) ||
-        (parser.isSet(compare) && !window.CompareWith(parser.value(compare), &error))) {
+    bool ok = window.OpenFile(files.first(), &error);
+    for (const systolic::views::ProgramRunRequest& request : runs) ok = ok && window.RunProgram(request, &error);
+    ok = ok && (!parser.isSet(compare) || window.CompareWith(parser.value(compare), &error));
+    if (!ok) {
       std::fprintf(stderr, "systolic-studio: %s\n", error.toLocal8Bit().constData());
       return 1;
     }
@@ -80,9 +96,15 @@ int main(int argc, char** argv) {
   // A file that does not open is said in the window, where the user looks.
   if (!files.isEmpty() && !parser.isSet(screenshot)) {
     const QString other = parser.isSet(compare) ? parser.value(compare) : QString();
-    QTimer::singleShot(0, &window, [&window, file = files.first(), wanted, other] {
+    QTimer::singleShot(0, &window, [&window, file = files.first(), wanted, other, runs] {
       if (!window.OpenAndReport(file)) return;
       QString error;
+      for (const systolic::views::ProgramRunRequest& request : runs) {
+        if (!window.RunProgram(request, &error)) {
+          if (!error.isEmpty()) systolic::views::ShowErrorDialog(&window, "Compile and run failed", error.toStdString());
+          break;
+        }
+      }
       if (!other.isEmpty() && !window.CompareWith(other, &error)) {
         std::fprintf(stderr, "systolic-studio: %s\n", error.toLocal8Bit().constData());
       }

@@ -57,6 +57,33 @@ class ProgramRunnerTest : public QObject {
     auto bad_chip = CompileAndRunProgram(**(*loaded)[0].module, {"", "v99", "", "1", 1}, progress);
     QVERIFY(!bad_chip.ok());
   }
+
+  // What-if: the same chip with a larger systolic array, and the run says
+  // what it was on.
+  void aLargerArrayIsAWhatIf() {
+    auto loaded = LoadHloFile(SYSTOLIC_SOURCE_DIR "/samples/hlo/mlp_layer.hlo", true);
+    QVERIFY(loaded.ok() && (*loaded)[0].module.ok());
+    RunProgress progress;
+    auto own = CompileAndRunProgram(**(*loaded)[0].module, {"", "v5e", "", "", 1}, progress);
+    auto larger = CompileAndRunProgram(**(*loaded)[0].module, {"", "v5e", "", "", 1, 256}, progress);
+    QVERIFY2(own.ok() && larger.ok(), "both run");
+    QCOMPARE(own->chip.mxu_rows, 128);
+    QCOMPARE(larger->chip.mxu_rows, 256);
+    QCOMPARE(larger->chip.mxu_cols, 256);
+    QCOMPARE(DescribeRequest({"", "v5e", "", "2x2", 3, 256}), std::string("v5e · 2x2 · MXU 256² · 3 steps"));
+  }
+
+  void runsAreWrittenAsChipTopologySteps() {
+    auto run = ParseRunRequest("v5e:2x2:3");
+    QVERIFY(run.ok());
+    QCOMPARE(run->chip_preset, std::string("v5e"));
+    QCOMPARE(run->topology, std::string("2x2"));
+    QCOMPARE(run->steps, int64_t(3));
+    QVERIFY(ParseRunRequest("v4")->topology.empty());
+    QVERIFY(!ParseRunRequest("v99").ok());
+    QVERIFY(!ParseRunRequest("v4:2x2:zero").ok());
+    QVERIFY(!ParseRunRequest("").ok());
+  }
 };
 
 }  // namespace systolic::views

@@ -4,6 +4,7 @@
 #include <QDropEvent>
 #include <QImage>
 #include <QLabel>
+#include <QComboBox>
 #include <QListWidget>
 #include <QMimeData>
 #include <QStandardPaths>
@@ -32,6 +33,7 @@
 #include "views/op_profile_model.h"
 #include "views/op_profile_view.h"
 #include "views/profile_explorer_model.h"
+#include "views/program_runner.h"
 #include "views/recompilations_view.h"
 #include "views/run_comparison_view.h"
 #include "views/sharding_view.h"
@@ -294,6 +296,63 @@ class StudioWindowTest : public QObject {
     QVERIFY(window.ExportCurrentView(dir_.filePath("comparison.png")));
     QVERIFY(!window.CompareWith(dir_.filePath("missing.sysprof"), &error));
     QVERIFY2(error.contains("cannot open"), qPrintable(error));
+  }
+
+  // What-if: a program runs on one chip, then on another; each run joins
+  // the session, the second is compared with the first, the timelines share
+  // one axis, and a run made from a run's profile is the run made from the
+  // file.
+  void whatIfRunsJoinTheSessionAndCompare() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(SYSTOLIC_SOURCE_DIR "/samples/hlo/mlp_layer.hlo", &error), qPrintable(error));
+    WaitIdle(window);
+    QCOMPARE(int(window.runs().size()), 1);
+    QVERIFY(window.runs()[0].program_only);
+    views::ProgramRunRequest on_v4{"", "v4", "", "", 2};
+    views::ProgramRunRequest on_v5e{"", "v5e", "", "", 2};
+    QVERIFY2(window.RunProgram(on_v4, &error), qPrintable(error));
+    WaitIdle(window);
+    QCOMPARE(window.current_run(), 1);
+    QCOMPARE(window.profile()->chip.name, std::string("v4"));
+    // After a run, the next one is a menu entry away (nothing to reopen).
+    QVERIFY2(window.RunProgram(on_v5e, &error), qPrintable(error));
+    WaitIdle(window);
+    QCOMPARE(int(window.runs().size()), 3);
+    QCOMPARE(window.current_run(), 2);
+    QVERIFY(window.runs()[2].label.contains("v5e"));
+    const analysis::RunComparison& c = window.comparison_view()->model()->comparison();
+    QCOMPARE(c.before.chip, std::string("v4"));
+    QCOMPARE(c.after.chip, std::string("v5e"));
+    QCOMPARE(window.comparison_view()->before_picker()->currentIndex(), 1);
+    QCOMPARE(window.comparison_view()->after_picker()->currentIndex(), 2);
+    const double v5e_step = c.after.step_ps;
+
+    // The timelines: one axis, and moving one moves the other.
+    views::TimelineCanvas* top = window.comparison_view()->before_timeline();
+    views::TimelineCanvas* bottom = window.comparison_view()->after_timeline();
+    QCOMPARE(top->time_viewport().bounds_end_ps(), bottom->time_viewport().bounds_end_ps());
+    QVERIFY(top->timeline()->event_count() > 0 && bottom->timeline()->event_count() > 0);
+    top->ShowRange(1000, 5000);
+    QCOMPARE(bottom->time_viewport().from_ps(), top->time_viewport().from_ps());
+    QCOMPARE(bottom->time_viewport().to_ps(), top->time_viewport().to_ps());
+
+    // Back to the v4 run, and from its profile on v5e again: the same step.
+    window.ShowRun(1);
+    WaitIdle(window);
+    QCOMPARE(window.profile()->chip.name, std::string("v4"));
+    QVERIFY2(window.RunProgram(on_v5e, &error), qPrintable(error));
+    WaitIdle(window);
+    QCOMPARE(window.comparison_view()->model()->comparison().after.step_ps, v5e_step);
+
+    // The program as opened has no timeline: choosing it says so.
+    emit window.comparison_view()->runsChosen(0, 1);
+    QVERIFY(window.comparison_view()->model()->rowCount() == 0);
+    QVERIFY2(window.comparison_view()->summary().contains("color:#b91c1c"), qPrintable(window.comparison_view()->summary()));
+    QVERIFY(window.CompareSessionRuns(1, 2, &error));
+    QVERIFY(window.comparison_view()->model()->rowCount() > 0);
   }
 
   void theExplorerDrivesTheViews() {
