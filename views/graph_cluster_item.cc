@@ -39,6 +39,12 @@ QPainterPath GraphClusterItem::shape() const {
   return path;
 }
 
+void GraphClusterItem::SetRunChange(std::optional<double> relative) {
+  if (run_change_ == relative) return;
+  run_change_ = relative;
+  update();
+}
+
 void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
   const StudioPalette& palette = StudioPalette::Get();
   const QColor unit = palette.ForUnit(cluster_.unit);
@@ -57,6 +63,10 @@ void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* 
       pen = QPen(QColor(0xd6, 0xd3, 0xd1), 1.2, Qt::DotLine);
       fill = QColor(255, 255, 255, 160);
       break;
+  }
+  if (run_change_) {
+    pen = QPen(palette.ForRunChange(*run_change_), 1.6);
+    fill = StudioPalette::Tint(palette.FillForRunChange(*run_change_), 50);
   }
   if (linked_) pen = QPen(palette.linked, 3.5);
   if (selected_) pen = QPen(palette.selection, 3);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QGraphicsItem>
+#include <optional>
 
 #include "core/analysis/hlo_graph.h"
 
@@ -21,6 +22,8 @@ class GraphClusterItem : public QGraphicsItem {
   QRectF TitleRect() const;
   void SetLinked(bool on);
   void SetSelectedCluster(bool on);
+  // A fusion coloured by a comparison of two runs (GraphNodeItem::SetRunChange).
+  void SetRunChange(std::optional<double> relative);
   bool linked() const { return linked_; }
 
   int type() const override { return Type; }
@@ -34,6 +37,7 @@ class GraphClusterItem : public QGraphicsItem {
   QRectF rect_;
   bool linked_ = false;
   bool selected_ = false;
+  std::optional<double> run_change_;
 };
 
 }  // namespace systolic::views

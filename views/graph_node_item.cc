@@ -87,6 +87,12 @@ void GraphNodeItem::SetDimmed(bool on) {
   update();
 }
 
+void GraphNodeItem::SetRunChange(std::optional<double> relative) {
+  if (run_change_ == relative) return;
+  run_change_ = relative;
+  update();
+}
+
 QRectF GraphNodeItem::boundingRect() const { return rect_.adjusted(-5, -5, 5, 5); }
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
@@ -106,8 +112,13 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
   if (search_hit_) border = QPen(palette.search_hit, 3);
   if (linked_) border = QPen(palette.linked, 3.5);
   if (selected_) border = QPen(palette.selection, 3);
+  QBrush fill = StudioPalette::Tint(unit, node_.expandable ? 78 : 88);
+  if (run_change_) {
+    fill = palette.FillForRunChange(*run_change_);
+    if (!search_hit_ && !linked_ && !selected_) border = QPen(palette.ForRunChange(*run_change_), 1.6);
+  }
   painter->setPen(border);
-  painter->setBrush(StudioPalette::Tint(unit, node_.expandable ? 78 : 88));
+  painter->setBrush(fill);
   painter->drawRoundedRect(box, 5, 5);
   painter->setPen(Qt::NoPen);
   painter->setBrush(unit);

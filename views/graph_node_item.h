@@ -6,6 +6,7 @@
 
 #include <QFont>
 #include <QGraphicsItem>
+#include <optional>
 
 #include "core/analysis/hlo_graph.h"
 
@@ -27,6 +28,11 @@ class GraphNodeItem : public QGraphicsItem {
   void SetLinked(bool on);
   void SetSearchHit(bool on);
   void SetDimmed(bool on);
+  // Coloured by a comparison of two runs: -1 (the second run is fastest
+  // here, green) to +1 (slowest, red), 0 unchanged (grey); none: the
+  // unit's colour.
+  void SetRunChange(std::optional<double> relative);
+  std::optional<double> run_change() const { return run_change_; }
   bool selected_node() const { return selected_; }
   bool linked() const { return linked_; }
   bool search_hit() const { return search_hit_; }
@@ -43,6 +49,7 @@ class GraphNodeItem : public QGraphicsItem {
   bool linked_ = false;
   bool search_hit_ = false;
   bool dimmed_ = false;
+  std::optional<double> run_change_;
 };
 
 // The fonts of the graph, in scene units (points).

@@ -317,8 +317,26 @@ void GraphPane::BuildScene() {
 
 QString GraphPane::status() const { return status_->text(); }
 
+void GraphPane::SetRunChanges(std::shared_ptr<const RunChanges> changes) {
+  run_changes_ = std::move(changes);
+  UpdateMarks();
+}
+
 void GraphPane::UpdateMarks() {
   if (node_items_.empty() && cluster_items_.empty()) return;
+  // Compared runs: an instruction's change, unchanged (0) when the
+  // comparison does not name it.
+  auto change_of = [this](const HloInstruction* instruction) -> std::optional<double> {
+    if (!run_changes_) return std::nullopt;
+    if (instruction == nullptr) return 0.0;
+    auto it = run_changes_->find(instruction->name());
+    return it != run_changes_->end() ? it->second : 0.0;
+  };
+  for (GraphNodeItem* item : node_items_) item->SetRunChange(change_of(item->node().instruction));
+  for (GraphClusterItem* item : cluster_items_) {
+    const bool fusion = item->cluster().kind == analysis::GraphGroupKind::kFusion;
+    item->SetRunChange(fusion ? change_of(graph_->group(item->cluster().group).fusion) : std::nullopt);
+  }
   const std::vector<int32_t> selected = visible_->NodesOf(selection_);
   const std::vector<int32_t> linked = visible_->NodesOf(linked_);
   const std::vector<int32_t> hits = visible_->NodesOf(search_hits_);

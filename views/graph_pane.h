@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "core/analysis/hlo_graph.h"
 #include "core/analysis/loop_times.h"
@@ -45,6 +46,10 @@ class GraphPane : public QWidget {
   // over their bodies; give before SetStage.
   void SetLoopTimes(analysis::LoopTimes times) { loop_times_ = std::move(times); }
   void SetMessage(const QString& message);
+  // Instructions coloured by a comparison of two runs: name -> change as a
+  // share of the largest (analysis::RelativeChanges); null: by unit.
+  using RunChanges = absl::flat_hash_map<std::string, double>;
+  void SetRunChanges(std::shared_ptr<const RunChanges> changes);
   const trace::ProgramRecord* program() const { return program_; }
   int64_t stage_index() const { return stage_index_; }
   const analysis::StageModule* stage() const { return module_.get(); }
@@ -136,6 +141,7 @@ class GraphPane : public QWidget {
   std::map<std::string, absl::flat_hash_set<std::string>> expanded_;
   std::shared_ptr<const analysis::VisibleGraph> visible_;
   analysis::LoopTimes loop_times_;
+  std::shared_ptr<const RunChanges> run_changes_;
   GraphLayoutResult layout_;
 
   QFutureWatcher<GraphLayoutResult>* watcher_ = nullptr;

@@ -16,6 +16,7 @@
 #include "core/analysis/stage_pair.h"
 #include "views/graph_canvas.h"
 #include "views/graph_pane.h"
+#include "views/studio_palette.h"
 #include "views/stage_store.h"
 
 namespace systolic::views {
@@ -61,6 +62,11 @@ GraphView::GraphView(StageStore* store, QWidget* parent) : QWidget(parent), stor
   export_button->setPopupMode(QToolButton::InstantPopup);
   toolbar_->addWidget(export_button);
   layout->addWidget(toolbar_);
+  run_changes_legend_ = new QLabel(this);
+  run_changes_legend_->setTextFormat(Qt::RichText);
+  run_changes_legend_->setContentsMargins(8, 2, 8, 2);
+  run_changes_legend_->hide();
+  layout->addWidget(run_changes_legend_);
 
   splitter_ = new QSplitter(Qt::Horizontal, this);
   before_ = new GraphPane("Before", splitter_);
@@ -111,6 +117,28 @@ void GraphView::Connect(GraphPane* pane, GraphPane* other) {
             }
             emit instructionsSelected(pane->stage(), selection, names);
           });
+}
+
+void GraphView::SetRunChanges(std::shared_ptr<const absl::flat_hash_map<std::string, double>> changes,
+                              const QString& legend) {
+  const StudioPalette& palette = StudioPalette::Get();
+  run_changes_legend_->setText(
+      changes ? QStringLiteral("Coloured by the comparison %1: <span style='color:%2'>■ faster</span> "
+                               "<span style='color:%3'>■ slower</span> <span style='color:%4'>■ unchanged</span> "
+                               "in the second run, the deeper the larger the change")
+                    .arg(legend.toHtmlEscaped(), palette.faster.name(), palette.slower.name(),
+                         palette.other.name())
+              : QString());
+  run_changes_legend_->setToolTip(changes ? QStringLiteral("Each instruction's self time in the second run against the first; "
+                                                          "the deeper the colour, the larger the change (View › Colour Graph by Comparison)")
+                                          : QString());
+  run_changes_legend_->setVisible(changes != nullptr);
+  before_->SetRunChanges(changes);
+  after_->SetRunChanges(std::move(changes));
+}
+
+QString GraphView::run_changes_legend() const {
+  return run_changes_legend_->isVisibleTo(this) ? run_changes_legend_->text() : QString();
 }
 
 void GraphView::SetProgram(const trace::ProgramRecord* program) {

@@ -11,10 +11,12 @@
 #include <memory>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "core/analysis/loop_times.h"
 #include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QSplitter;
@@ -41,6 +43,11 @@ class GraphView : public QWidget {
   // it missed): `before`'s stage on the left, `after`'s on the right.
   void ComparePrograms(const trace::ProgramRecord* before, int64_t before_stage,
                        const trace::ProgramRecord* after, int64_t after_stage);
+  // Colours both sides by a comparison of two runs (see
+  // GraphPane::SetRunChanges), `legend` naming them; null: by unit.
+  void SetRunChanges(std::shared_ptr<const absl::flat_hash_map<std::string, double>> changes,
+                     const QString& legend = {});
+  QString run_changes_legend() const;
   // Both sides, or only the "after" side.
   void SetCompare(bool compare);
   bool compare() const { return compare_; }
@@ -95,6 +102,7 @@ class GraphView : public QWidget {
   QToolBar* toolbar_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* search_status_ = nullptr;
+  QLabel* run_changes_legend_ = nullptr;
   bool compare_ = true;
 };
 

@@ -9,6 +9,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "views/studio_palette.h"
 #include "views/timeline_canvas.h"
 #include <algorithm>
 #include <cmath>
@@ -54,7 +55,7 @@ QVariant RunComparisonModel::data(const QModelIndex& index, int role) const {
   // A change that rounds to nothing in the table's unit is shown as none.
   const bool changed = Duration(std::fabs(op.delta_ps())) != Duration(0);
   if (role == Qt::ForegroundRole && index.column() == kChange && changed) {
-    return op.delta_ps() > 0 ? QColor(0xb9, 0x1c, 0x1c) : QColor(0x15, 0x80, 0x3d);
+    return op.delta_ps() > 0 ? StudioPalette::Get().slower : StudioPalette::Get().faster;
   }
   if (role == Qt::TextAlignmentRole && index.column() != kInstruction) {
     return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -179,7 +180,8 @@ void RunComparisonView::ShowProblem(int before, int after, const QString& proble
   SetChosenRuns(before, after);
   model_->SetComparison({});
   SetTimelines(nullptr, nullptr);
-  summary_->setText(QStringLiteral("<span style='color:#b91c1c'>%1</span>").arg(problem.toHtmlEscaped()));
+  summary_->setText(QStringLiteral("<span style='color:%1'>%2</span>")
+                        .arg(StudioPalette::Get().slower.name(), problem.toHtmlEscaped()));
 }
 
 void RunComparisonView::SetTimelines(std::shared_ptr<const trace::Profile> before,

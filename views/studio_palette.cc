@@ -1,5 +1,8 @@
 #include "views/studio_palette.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace systolic::views {
 
 const StudioPalette& StudioPalette::Get() {
@@ -33,6 +36,15 @@ QColor StudioPalette::ForLane(trace::LaneKind kind) const {
     case trace::LaneKind::kOther: return other;
   }
   return other;
+}
+
+QColor StudioPalette::ForRunChange(double relative) const {
+  return relative > 0 ? slower : relative < 0 ? faster : other;
+}
+
+QColor StudioPalette::FillForRunChange(double relative) const {
+  const double strength = std::min(std::abs(relative), 1.0);
+  return Tint(ForRunChange(relative), relative == 0 ? 90 : int(92 - 62 * strength));
 }
 
 QColor StudioPalette::Tint(const QColor& color, int percent_white) {

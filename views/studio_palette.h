@@ -29,6 +29,8 @@ struct StudioPalette {
   QColor selection{0x11, 0x18, 0x27};   // outline of the selected item
   QColor linked{0xf5, 0x9e, 0x0b};      // what the selection became / came from
   QColor search_hit{0x06, 0xb6, 0xd4};  // search results
+  QColor slower{0xb9, 0x1c, 0x1c};      // a comparison's second run took longer
+  QColor faster{0x15, 0x80, 0x3d};      // ... or less time
   QColor canvas{0xfa, 0xfa, 0xf9};
   QColor grid{0xe7, 0xe5, 0xe4};
   QColor header{0xf5, 0xf5, 0xf4};
@@ -38,6 +40,11 @@ struct StudioPalette {
 
   QColor ForUnit(analysis::ExecutionUnit unit) const;
   QColor ForLane(trace::LaneKind kind) const;
+  // A comparison's verdict on an instruction, `relative` from -1 (the
+  // second run far faster) to +1 (far slower), 0 unchanged: the colour of
+  // its outline, and of its fill, deeper the larger the change.
+  QColor ForRunChange(double relative) const;
+  QColor FillForRunChange(double relative) const;
   // A light tint of a unit colour for node and cluster fills.
   static QColor Tint(const QColor& color, int percent_white);
 };

@@ -422,6 +422,11 @@ void MainWindow::CreateActions() {
   compare->setCheckable(true);
   compare->setChecked(true);
   connect(compare, &QAction::toggled, graph_view_, &views::GraphView::SetCompare);
+  colour_by_comparison_ = view->addAction("Colour Graph by C&omparison");
+  colour_by_comparison_->setToolTip("Instructions green where the compared run is faster, red where slower");
+  colour_by_comparison_->setCheckable(true);
+  colour_by_comparison_->setChecked(true);
+  connect(colour_by_comparison_, &QAction::toggled, this, [this] { ColourGraphByComparison(); });
   QAction* flows = view->addAction("Show &Flows");
   flows->setToolTip("Arrows from each transfer to its receiver on the timeline (with many, only the selected event's)");
   flows->setCheckable(true);
@@ -548,6 +553,7 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
     runs_.clear();
     current_run_ = -1;
     comparison_view_->Clear();
+    ColourGraphByComparison();
     UpdateRunPicker();
   }
   outline_model_->SetModule(nullptr);
@@ -788,10 +794,24 @@ bool MainWindow::RunProgram(const views::ProgramRunRequest& request, QString* er
   return true;
 }
 
+void MainWindow::ColourGraphByComparison() {
+  const analysis::RunComparison& comparison = comparison_view_->model()->comparison();
+  if (!colour_by_comparison_->isChecked() || comparison.ops.empty()) {
+    graph_view_->SetRunChanges(nullptr);
+    return;
+  }
+  const QString legend = comparison_view_->before_picker()->currentText() + " → " +
+                         comparison_view_->after_picker()->currentText();
+  graph_view_->SetRunChanges(
+      std::make_shared<const absl::flat_hash_map<std::string, double>>(analysis::RelativeChanges(comparison)),
+      legend);
+}
+
 void MainWindow::StartSession(const QString& label) {
   runs_ = {{label, profile_, is_program_file_}};
   current_run_ = 0;
   comparison_view_->Clear();
+  ColourGraphByComparison();
   UpdateRunPicker();
 }
 
@@ -832,10 +852,12 @@ bool MainWindow::CompareSessionRuns(int before, int after, QString* error) {
   if (!comparison.ok()) {
     *error = FromStatus(comparison.status());
     comparison_view_->ShowProblem(before, after, *error);
+    ColourGraphByComparison();
     return false;
   }
   comparison_view_->SetComparison(*std::move(comparison), a.label, b.label, a.profile, b.profile);
   comparison_view_->SetChosenRuns(before, after);
+  ColourGraphByComparison();
   return true;
 }
 

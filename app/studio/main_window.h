@@ -144,6 +144,8 @@ class MainWindow : public QMainWindow {
   void StartSession(const QString& label);
   int AddRun(SessionRun run);
   void UpdateRunPicker();
+  // The graph coloured by the comparison shown, when asked for.
+  void ColourGraphByComparison();
   // The module a what-if run compiles: the input stage of the program shown.
   std::shared_ptr<const analysis::StageModule> RunSource(QString* error);
 
@@ -179,6 +181,7 @@ class MainWindow : public QMainWindow {
   std::vector<SessionRun> runs_;
   int current_run_ = -1;
   QComboBox* run_picker_ = nullptr;
+  QAction* colour_by_comparison_ = nullptr;
 };
 
 }  // namespace systolic::studio

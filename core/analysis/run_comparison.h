@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "core/analysis/op_profile.h"
 #include "core/trace/profile.h"
@@ -44,5 +45,11 @@ struct RunComparison {
 // Compares chip `chip_id` (-1: the first) of the two profiles.
 absl::StatusOr<RunComparison> CompareRuns(const trace::Profile& before, const trace::Profile& after,
                                           int32_t chip_id = -1);
+
+// Each instruction's change as a share of the largest change of any
+// instruction: -1 the one that gained most, +1 the one that lost most, for
+// drawing the program coloured by which run is faster. Rows that are no
+// instruction, and instructions that did not change, are left out.
+absl::flat_hash_map<std::string, double> RelativeChanges(const RunComparison& comparison);
 
 }  // namespace systolic::analysis

@@ -28,6 +28,7 @@
 #include "views/error_dialog.h"
 #include "views/welcome_page.h"
 #include "views/graph_canvas.h"
+#include "views/graph_node_item.h"
 #include "views/graph_pane.h"
 #include "views/graph_view.h"
 #include "views/op_profile_model.h"
@@ -329,6 +330,20 @@ class StudioWindowTest : public QObject {
     QCOMPARE(window.comparison_view()->before_picker()->currentIndex(), 1);
     QCOMPARE(window.comparison_view()->after_picker()->currentIndex(), 2);
     const double v5e_step = c.after.step_ps;
+
+    // The graph is coloured by the comparison: each changed instruction
+    // of the shown stage red or green, the most changed at full strength.
+    window.ShowView(MainWindow::View::kGraph);
+    WaitIdle(window);
+    QVERIFY(window.graph_view()->run_changes_legend().contains("faster"));
+    int coloured = 0, extreme = 0;
+    for (const views::GraphNodeItem* item : window.graph_view()->after()->node_items()) {
+      if (!item->run_change()) continue;
+      ++coloured;
+      if (std::abs(*item->run_change()) == 1.0) ++extreme;
+    }
+    QVERIFY(coloured > 0);
+    QVERIFY(extreme <= 1);
 
     // The timelines: one axis, and moving one moves the other.
     views::TimelineCanvas* top = window.comparison_view()->before_timeline();

@@ -62,5 +62,15 @@ TEST(RunComparison, AProfileWithoutTheChipSaysWhich) {
   EXPECT_NE(c.status().message().find("the second run"), std::string::npos);
 }
 
+TEST(RunComparison, RelativeChangesScaleByTheLargestInstructionChange) {
+  RunComparison c;
+  c.ops = {{"dot", 100, 500}, {std::string(kIdleRow), 900, 0}, {"add", 300, 100}, {"copy", 50, 50}};
+  const absl::flat_hash_map<std::string, double> changes = RelativeChanges(c);
+  ASSERT_EQ(changes.size(), 2u);  // the idle row and the unchanged copy are left out
+  EXPECT_DOUBLE_EQ(changes.at("dot"), 1.0);
+  EXPECT_DOUBLE_EQ(changes.at("add"), -0.5);
+  EXPECT_TRUE(RelativeChanges(RunComparison{}).empty());
+}
+
 }  // namespace
 }  // namespace systolic::analysis
