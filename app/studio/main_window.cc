@@ -55,6 +55,7 @@
 #include "views/op_profile_view.h"
 #include "views/profile_explorer_model.h"
 #include "views/program_runner.h"
+#include "views/progress_job.h"
 #include "views/recompilations_view.h"
 #include "views/run_comparison_view.h"
 #include "views/roofline_chart.h"
@@ -481,10 +482,11 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
   const std::string file = path.toStdString();
   switch (KindOf(path)) {
     case FileKind::kProfile: {
-      trace::ReadReport report;
-      absl::StatusOr<trace::Profile> profile = trace::ReadProfileFile(file, {}, &report);
+      bool cancelled = false;
+      absl::StatusOr<trace::Profile> profile = ReadProfileWithProgress(path, &cancelled);
       if (!profile.ok()) {
-        *error = FromStatus(profile.status());
+        *error = cancelled ? QString() : FromStatus(profile.status());
+        if (cancelled) statusBar()->showMessage("Opening cancelled", 5000);
         return false;
       }
       is_program_file_ = false;
@@ -702,11 +704,11 @@ bool MainWindow::CompareWith(const QString& path, QString* error) {
     *error = QStringLiteral("Open a profile first: the comparison is of its run against another's.");
     return false;
   }
-  QApplication::setOverrideCursor(Qt::WaitCursor);
-  absl::StatusOr<trace::Profile> other = trace::ReadProfileFile(path.toStdString());
-  QApplication::restoreOverrideCursor();
+  bool cancelled = false;
+  absl::StatusOr<trace::Profile> other = ReadProfileWithProgress(path, &cancelled);
   if (!other.ok()) {
-    *error = FromStatus(other.status());
+    *error = cancelled ? QStringLiteral("Reading %1 was cancelled.").arg(QFileInfo(path).fileName())
+                       : FromStatus(other.status());
     return false;
   }
   // The other profile joins the session, so it can be shown and compared again.
@@ -717,9 +719,27 @@ bool MainWindow::CompareWith(const QString& path, QString* error) {
   return true;
 }
 
+absl::StatusOr<trace::Profile> MainWindow::ReadProfileWithProgress(const QString& path, bool* cancelled) {
+  // A profile of millions of events takes seconds: read behind a progress
+  // dialog that can cancel.
+  const std::string file = path.toStdString();
+  return views::RunWithProgress<absl::StatusOr<trace::Profile>>(
+      this, QStringLiteral("Reading %1…").arg(QFileInfo(path).fileName()),
+      [file](views::RunProgress& progress) {
+        trace::ReadOptions options;
+        options.progress = [&progress](double fraction) {
+          progress.Report(fraction, "decoding the events");
+          return !progress.cancelled();
+        };
+        return trace::ReadProfileFile(file, options);
+      },
+      cancelled);
+}
+
 bool MainWindow::OpenAndReport(const QString& path) {
   QString error;
   if (OpenFile(path, &error)) return true;
+  if (error.isEmpty()) return false;  // cancelled: nothing to say
   views::ShowErrorDialog(this, "Cannot open " + QFileInfo(path).fileName(), error.toStdString());
   return false;
 }
@@ -748,35 +768,19 @@ std::shared_ptr<const analysis::StageModule> MainWindow::RunSource(QString* erro
 bool MainWindow::RunProgram(const views::ProgramRunRequest& request, QString* error) {
   std::shared_ptr<const analysis::StageModule> module = RunSource(error);
   if (!module) return false;
-  auto progress = std::make_shared<views::RunProgress>();
-  using Outcome = std::shared_ptr<absl::StatusOr<trace::Profile>>;
-  QProgressDialog wait("Compiling and running…", "Cancel", 0, 1000, this);
-  wait.setWindowModality(Qt::WindowModal);
-  wait.setMinimumDuration(0);
-  QFutureWatcher<Outcome> watcher;
-  QTimer poll;
-  connect(&poll, &QTimer::timeout, &wait, [&] {
-    wait.setValue(int(progress->fraction() * 1000));
-    const std::string what = progress->what();
-    if (!what.empty()) wait.setLabelText(QString::fromStdString(what));
-  });
-  connect(&wait, &QProgressDialog::canceled, this, [progress] { progress->Cancel(); });
-  connect(&watcher, &QFutureWatcher<Outcome>::finished, &wait, &QProgressDialog::reset);
-  watcher.setFuture(QtConcurrent::run([module, request, progress] {
-    return std::make_shared<absl::StatusOr<trace::Profile>>(
-        views::CompileAndRunProgram(module->module(), request, *progress));
-  }));
-  poll.start(100);
-  wait.exec();
-  watcher.waitForFinished();
-  poll.stop();
-  const Outcome outcome = watcher.result();
-  if (!outcome->ok()) {
-    if (progress->cancelled()) {
+  bool cancelled = false;
+  absl::StatusOr<trace::Profile> outcome = views::RunWithProgress<absl::StatusOr<trace::Profile>>(
+      this, "Compiling and running…",
+      [module, request](views::RunProgress& progress) {
+        return views::CompileAndRunProgram(module->module(), request, progress);
+      },
+      &cancelled, /*show_after_ms=*/0);
+  if (!outcome.ok()) {
+    if (cancelled) {
       statusBar()->showMessage("Compile and run cancelled", 5000);
       error->clear();
     } else {
-      *error = FromStatus(outcome->status());
+      *error = FromStatus(outcome.status());
     }
     return false;
   }
@@ -784,7 +788,7 @@ bool MainWindow::RunProgram(const views::ProgramRunRequest& request, QString* er
   const QString label = QStringLiteral("run %1 · %2")
                             .arg(runs_.size())
                             .arg(QString::fromStdString(views::DescribeRequest(request)));
-  const int added = AddRun({label, std::make_shared<const trace::Profile>(std::move(**outcome)), false});
+  const int added = AddRun({label, std::make_shared<const trace::Profile>(*std::move(outcome)), false});
   ShowRun(added);
   // A what-if is read against the run it varied.
   if (shown >= 0 && !runs_[shown].program_only) {

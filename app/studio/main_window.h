@@ -56,7 +56,8 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   // Opens a profile (.sysprof), an XSpace (.xplane.pb) or a program (HLO
-  // text, StableHLO); on failure keeps what was open and says why.
+  // text, StableHLO); on failure keeps what was open and says why (empty
+  // `error` when the user cancelled reading).
   bool OpenFile(const QString& path, QString* error);
   // OpenFile, saying why in a dialog when the file does not open.
   bool OpenAndReport(const QString& path);
@@ -140,6 +141,7 @@ class MainWindow : public QMainWindow {
   // the stage shown has no such instruction.
   bool ScrollTextTo(const std::string& instruction);
   void FindInCurrentView();
+  absl::StatusOr<trace::Profile> ReadProfileWithProgress(const QString& path, bool* cancelled);
   // A new session whose first run is the profile just opened.
   void StartSession(const QString& label);
   int AddRun(SessionRun run);

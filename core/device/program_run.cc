@@ -1,5 +1,7 @@
 #include "core/device/program_run.h"
 
+#include "core/hlo/hlo_verifier.h"
+
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -8,6 +10,7 @@
 #include "core/eval/random_arguments.h"
 #include "core/eval/spmd_evaluator.h"
 #include "core/hlo/hlo_computation.h"
+#include "core/hlo/hlo_verifier.h"
 
 namespace systolic::device {
 
@@ -23,13 +26,14 @@ std::string ProgramRun::TargetName() const {
   return plan.slice ? plan.slice->Name() : chip.name();
 }
 
-trace::Profile ProgramRun::Profile(int64_t steps, const std::string& producer) const {
+trace::Profile ProgramRun::Profile(int64_t steps, const std::string& producer,
+                                   const RunProgressCallback& progress) const {
   const std::string title = absl::StrCat(module_name, " on ", TargetName());
   if (on_slice) {
     return ProfileOfSliceRun(title, *plan.slice, on_slice->compilation, on_slice->timing, steps,
-                             producer);
+                             producer, progress);
   }
-  return ProfileOfRun(title, chip, on_chip->compilation, on_chip->timing, steps, producer);
+  return ProfileOfRun(title, chip, on_chip->compilation, on_chip->timing, steps, producer, progress);
 }
 
 namespace {
@@ -73,6 +77,13 @@ absl::StatusOr<ProgramRun> CompileAndRun(std::unique_ptr<HloModule> module, cons
   const SpmdDeviceCounts counts = run.plan.counts;
 
   module->set_num_partitions(counts.partitions);
+  module->set_replica_count(counts.replicas);
+  // Collectives name the devices they span: a program asked to run on fewer
+  // is refused here, in the user's terms, rather than by a pass of the compiler.
+  if (absl::Status fits = VerifyHloModule(*module); !fits.ok()) {
+    return fail(fits, absl::StrCat("cannot run on ", counts.replicas * counts.partitions, " devices (",
+                                   counts.replicas, " replicas × ", counts.partitions, " partitions): "));
+  }
   // With values, a module laid out across partitions runs partitioned: it
   // takes whole arguments, split by their shardings, and its results are
   // gathered.
@@ -95,7 +106,9 @@ absl::StatusOr<ProgramRun> CompileAndRun(std::unique_ptr<HloModule> module, cons
   std::unique_ptr<HloModule> original =
       request.compute_values && request.compare_reference ? module->Clone() : nullptr;
 
-  if (!report(0.05, "compiling")) return absl::CancelledError("cancelled before compiling");
+  if (!report(0.05, absl::StrCat("compiling for ", run.TargetName(), " and simulating"))) {
+    return absl::CancelledError("cancelled before compiling");
+  }
   if (run.plan.slice) {
     auto timed = CompileAndTimeOnSlice(std::move(module), *run.plan.slice, counts,
                                        request.compile, request.lowering);
@@ -106,11 +119,14 @@ absl::StatusOr<ProgramRun> CompileAndRun(std::unique_ptr<HloModule> module, cons
     if (!timed.ok()) return fail(timed.status());
     run.on_chip = *std::move(timed);
   }
+  if (!report(request.compute_values ? 0.6 : 1.0, absl::StrCat("simulated on ", run.TargetName()))) {
+    return absl::CancelledError("cancelled after simulating");
+  }
   if (!request.compute_values) return run;
 
   EvaluatorOptions options;
   options.rng_seed = request.seed;
-  if (!report(0.6, "evaluating")) return absl::CancelledError("cancelled before evaluating");
+  if (!report(0.6, "evaluating the values")) return absl::CancelledError("cancelled before evaluating");
   auto results = run.gathered
                      ? EvaluatePartitioned(*run.compilation().module, *signature, arguments[0],
                                            counts.replicas, options)
@@ -137,12 +153,20 @@ absl::StatusOr<trace::Profile> CompileRunAndProfile(const HloModule& module, con
   RunRequest request;
   request.devices = devices;
   request.lowering = lowering;
-  absl::StatusOr<ProgramRun> run = CompileAndRun(module.Clone(), chip, std::move(request), progress);
+  // Compiling and simulating, then building the timeline of every chip
+  // shown, which on a large slice is the longer part.
+  constexpr double kRunShare = 0.4;
+  bool cancelled = false;
+  auto part = [&](double from, double share) -> RunProgressCallback {
+    return [&progress, &cancelled, from, share](double fraction, absl::string_view what) {
+      if (progress && !progress(from + share * fraction, what)) cancelled = true;
+      return !cancelled;
+    };
+  };
+  absl::StatusOr<ProgramRun> run = CompileAndRun(module.Clone(), chip, std::move(request), part(0, kRunShare));
   if (!run.ok()) return run.status();
-  if (progress && !progress(0.9, "writing the profile")) {
-    return absl::CancelledError("cancelled after the run");
-  }
-  trace::Profile profile = run->Profile(steps, producer);
+  trace::Profile profile = run->Profile(steps, producer, part(kRunShare, 1 - kRunShare));
+  if (cancelled) return absl::CancelledError("cancelled while building the timeline");
   if (progress) progress(1.0, "done");
   return profile;
 }

@@ -58,7 +58,9 @@ struct ProgramRun {
   // "v4" or "v4:2x2".
   std::string TargetName() const;
   // The profile of `steps` runs, titled "<module> on <target>".
-  trace::Profile Profile(int64_t steps, const std::string& producer) const;
+  // `progress` as ProfileOfPrograms takes it.
+  trace::Profile Profile(int64_t steps, const std::string& producer,
+                         const RunProgressCallback& progress = {}) const;
 };
 
 // Plans the devices of `module` on `chip` as `request.devices` says, then

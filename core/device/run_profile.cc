@@ -159,10 +159,13 @@ int64_t ShownDevices(const TimedProgram& program) {
 // then placed at the start of each of its executions. `step_name` names it
 // on the steps lane.
 trace::Timeline TimelineOfOneRun(const ChipSpec& spec, const Slice* slice,
-                                 const TimedProgram& program, const std::string& step_name) {
+                                 const TimedProgram& program, const std::string& step_name,
+                                 const std::function<bool(int32_t chip, int32_t chips)>& chip_done) {
   trace::Timeline run;
-  for (int32_t chip = 0; chip < ShownDevices(program); ++chip) {
+  const int32_t chips = int32_t(ShownDevices(program));
+  for (int32_t chip = 0; chip < chips; ++chip) {
     AddChipPlane(run, spec, step_name, *program.chip, chip);
+    if (!chip_done(chip, chips)) return run;
   }
   if (slice != nullptr && program.slice_timing != nullptr) {
     AddIciTransfers(*slice, *program.slice_timing, run);
@@ -197,7 +200,14 @@ std::vector<ProgramExecution> EveryStepRuns(int64_t program_id, int64_t steps) {
 trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& spec,
                                  const Slice* slice, absl::Span<const TimedProgram> programs,
                                  std::vector<trace::CompileEvent> compile_events,
-                                 absl::Span<const ProgramExecution> executions) {
+                                 absl::Span<const ProgramExecution> executions,
+                                 const RunProgressCallback& progress) {
+  // Half the work is the chips' lanes of each program, half placing the steps.
+  bool stopped = false;
+  auto report = [&](double fraction, const std::string& what) {
+    if (!stopped && progress && !progress(fraction, what)) stopped = true;
+    return !stopped;
+  };
   trace::Profile p = ProfileOfChip(header, spec);
   p.topology = slice ? TopologyRecordOf(slice->topology, slice->spec)
                      : trace::TopologyForDevices(1);  // one chip
@@ -212,7 +222,13 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
     const std::string& name = program.compilation->module->name();
     const std::string step_name =
         programs.size() > 1 ? absl::StrCat(name, " #", program.id) : name;
-    run_of_program.emplace(program.id, TimelineOfOneRun(spec, slice, program, step_name));
+    const double done_before = double(run_of_program.size()) / double(programs.size());
+    auto chip_done = [&](int32_t chip, int32_t chips) {
+      return report(0.5 * (done_before + double(chip + 1) / double(chips) / double(programs.size())),
+                    absl::StrCat("building the timeline of ", name, ": chip ", chip + 1, " of ", chips));
+    };
+    run_of_program.emplace(program.id, TimelineOfOneRun(spec, slice, program, step_name, chip_done));
+    if (stopped) return p;
     if (program.slice_timing) devices = std::max(devices, program.slice_timing->device_count());
   }
   for (const TimedProgram& program : programs) {
@@ -227,7 +243,12 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
 
   trace::RunRecord run{1, header.title, 0, 0, {}};
   absl::flat_hash_map<int64_t, int64_t> step_start_ps;
-  for (const ProgramExecution& execution : executions) {
+  for (size_t e = 0; e < executions.size(); ++e) {
+    const ProgramExecution& execution = executions[e];
+    if (!report(0.5 + 0.5 * double(e) / double(executions.size()),
+                absl::StrCat("placing step ", e + 1, " of ", executions.size(), " on the timeline"))) {
+      return p;
+    }
     const auto program = program_by_id.find(execution.program_id);
     if (program == program_by_id.end()) continue;  // not compiled for the device
     const int64_t start_ps = run.end_ps;
@@ -258,22 +279,24 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
 
 trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
                             const CompilationResult& compilation, const ProgramTiming& timing,
-                            int64_t steps, const std::string& producer) {
+                            int64_t steps, const std::string& producer,
+                            const RunProgressCallback& progress) {
   steps = std::max<int64_t>(1, steps);
   const TimedProgram program{1, "", &compilation, &timing, nullptr};
   return ProfileOfPrograms({producer, title}, spec, nullptr, {program},
                            CompiledOnceThenCached(program.id, compilation.compile_time_ns, steps),
-                           EveryStepRuns(program.id, steps));
+                           EveryStepRuns(program.id, steps), progress);
 }
 
 trace::Profile ProfileOfSliceRun(const std::string& title, const Slice& slice,
                                  const CompilationResult& compilation, const SliceTiming& timing,
-                                 int64_t steps, const std::string& producer) {
+                                 int64_t steps, const std::string& producer,
+                                 const RunProgressCallback& progress) {
   steps = std::max<int64_t>(1, steps);
   const TimedProgram program{1, "", &compilation, &timing.chip, &timing};
   return ProfileOfPrograms({producer, title}, slice.spec, &slice, {program},
                            CompiledOnceThenCached(program.id, compilation.compile_time_ns, steps),
-                           EveryStepRuns(program.id, steps));
+                           EveryStepRuns(program.id, steps), progress);
 }
 
 }  // namespace systolic::device

@@ -55,23 +55,29 @@ struct ProgramExecution {
 // `spec`; otherwise a plane per device (the first kMaxChipPlanes, see
 // ici_trace.h) with the ICI transfers it sent and received, flows from
 // sender to receiver, and the slice's topology.
+// Tells what is happening (fraction done in [0, 1]); returns false to stop.
+using RunProgressCallback = std::function<bool(double fraction, absl::string_view what)>;
+
+// `progress` hears of each chip's lanes and each step placed (building the
+// timeline of a large slice takes longer than simulating it); when it says
+// stop, the profile is left incomplete and the caller drops it.
 trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& spec,
                                  const Slice* slice, absl::Span<const TimedProgram> programs,
                                  std::vector<trace::CompileEvent> compile_events,
-                                 absl::Span<const ProgramExecution> executions);
+                                 absl::Span<const ProgramExecution> executions,
+                                 const RunProgressCallback& progress = {});
 
 // One program run `steps` times: compiled at the first step, then found in
 // the cache at every later one.
 trace::Profile ProfileOfRun(const std::string& title, const ChipSpec& spec,
                             const CompilationResult& compilation, const ProgramTiming& timing,
-                            int64_t steps = 1, const std::string& producer = "systolic run");
+                            int64_t steps = 1, const std::string& producer = "systolic run",
+                            const RunProgressCallback& progress = {});
 
 // The same for a program run on a slice.
 trace::Profile ProfileOfSliceRun(const std::string& title, const Slice& slice,
                                  const CompilationResult& compilation, const SliceTiming& timing,
-                                 int64_t steps = 1, const std::string& producer = "systolic run");
-
-// Tells what is happening (fraction done in [0, 1]); returns false to stop.
-using RunProgressCallback = std::function<bool(double fraction, absl::string_view what)>;
+                                 int64_t steps = 1, const std::string& producer = "systolic run",
+                            const RunProgressCallback& progress = {});
 
 }  // namespace systolic::device

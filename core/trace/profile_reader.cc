@@ -1,5 +1,6 @@
 #include "core/trace/profile_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -99,6 +100,10 @@ absl::StatusOr<Profile> ParseProfile(absl::string_view bytes, const ReadOptions&
     }();
     if (status.ok()) {
       ++r.chunk_count;
+      const double done = double(view.offset + int64_t(view.stored.size())) / double(std::max<size_t>(bytes.size(), 1));
+      if (options.progress && !options.progress(std::min(done, 1.0))) {
+        return absl::CancelledError("reading the profile was cancelled");
+      }
       continue;
     }
     if (!options.recover_unfinished) return Annotate(status, absl::StrCat("corrupted: ", where));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct ReadOptions {
   bool recover_unfinished = false;
   // Refuse chunks larger than this uncompressed.
   int64_t max_chunk_bytes = kMaxChunkRawBytes;
+  // Hears the fraction of the file decoded after each chunk; returning
+  // false stops the read (Cancelled).
+  std::function<bool(double fraction)> progress;
 };
 
 struct ReadReport {

@@ -175,5 +175,55 @@ TEST(ProgramRunTest, ErrorsNameTheModule) {
   EXPECT_THAT(run.status().message(), HasSubstr("four_replicas"));
 }
 
+// Progress climbs through compiling, simulating and every chip's lanes and
+// step of the timeline, and stopping while the timeline is built cancels.
+TEST(ProgramRunTest, ProgressClimbsThroughEveryChipOfTheTimeline) {
+  DeviceRequest devices;
+  devices.topology = Topology("v4:2x2");
+  std::vector<std::pair<double, std::string>> heard;
+  auto profile = CompileRunAndProfile(*Parse(kFourReplicas), Chip(), devices, 3, "test",
+                                      [&](double fraction, absl::string_view what) {
+                                        heard.emplace_back(fraction, std::string(what));
+                                        return true;
+                                      });
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  ASSERT_GE(heard.size(), 9u);  // compile, simulate, 4 chips, 3 steps, done
+  for (size_t i = 1; i < heard.size(); ++i) EXPECT_GE(heard[i].first, heard[i - 1].first) << heard[i].second;
+  EXPECT_EQ(heard.back().first, 1.0);
+  int chips = 0;
+  for (const auto& [fraction, what] : heard) chips += what.find("chip ") != std::string::npos;
+  EXPECT_EQ(chips, 4);
+  auto stopped = CompileRunAndProfile(*Parse(kFourReplicas), Chip(), devices, 3, "test",
+                                      [](double, absl::string_view what) {
+                                        return what.find("chip 2 of") == absl::string_view::npos;
+                                      });
+  EXPECT_EQ(stopped.status().code(), absl::StatusCode::kCancelled);
+}
+
+// Collectives that name more devices than the run is given are refused
+// before compiling, in terms of devices rather than of a compiler pass.
+TEST(ProgramRunTest, CollectivesSpanningMoreDevicesThanGivenAreRefused) {
+  constexpr char kEightWide[] = R"(
+HloModule eight_wide
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  p = f32[64] parameter(0)
+  ROOT r = f32[64] all-reduce(p), replica_groups={{0,1,2,3,4,5,6,7}}, to_apply=add
+}
+)";
+  RunRequest request;
+  request.devices.replicas = 4;
+  request.devices.topology = Topology("v4:2x2");
+  auto run = CompileAndRun(Parse(kEightWide), Chip(), std::move(request));
+  ASSERT_FALSE(run.ok());
+  EXPECT_THAT(run.status().message(), HasSubstr("cannot run on 4 devices"));
+  EXPECT_THAT(run.status().message(), HasSubstr("names 8 ids"));
+  EXPECT_THAT(run.status().message(), ::testing::Not(HasSubstr("pass ")));
+}
+
 }  // namespace
 }  // namespace systolic::device

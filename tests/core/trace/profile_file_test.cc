@@ -114,6 +114,28 @@ TEST(ProfileFile, EventsSpanManyChunks) {
   EXPECT_TRUE(*read == written);
 }
 
+// Reading says how far it is, chunk by chunk, and stops when told.
+TEST(ProfileFile, ReadingReportsProgressAndCanBeStopped) {
+  const Profile written = testing::MakeSampleProfile({.chips = 2, .events_per_lane = 1000});
+  std::string bytes;
+  auto writer = ProfileWriter::ToString(&bytes, {.max_events_per_chunk = 777});
+  ASSERT_TRUE(writer->Close(written).ok());
+  std::vector<double> heard;
+  ReadOptions options;
+  options.progress = [&heard](double fraction) {
+    heard.push_back(fraction);
+    return true;
+  };
+  ASSERT_TRUE(ParseProfile(bytes, options).ok());
+  ASSERT_EQ(int64_t(heard.size()), writer->chunks_written());
+  for (size_t i = 1; i < heard.size(); ++i) EXPECT_GT(heard[i], heard[i - 1]);
+  EXPECT_GT(heard.back(), 0.99);
+  EXPECT_LE(heard.back(), 1.0);
+  options.progress = [](double fraction) { return fraction < 0.5; };
+  absl::StatusOr<Profile> stopped = ParseProfile(bytes, options);
+  EXPECT_EQ(stopped.status().code(), absl::StatusCode::kCancelled);
+}
+
 TEST(ProfileFile, UnsortedEventsAreOrderedOnReading) {
   Profile written = testing::MakeSampleProfile({.chips = 2, .events_per_lane = 100, .shuffled = true});
   absl::StatusOr<std::string> bytes = SerializeProfile(written);
