@@ -1,5 +1,6 @@
 #include "views/sharding_view.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -20,8 +21,17 @@ ShardingView::ShardingView(StageStore* store, QWidget* parent) : QWidget(parent)
   program_ = new QComboBox(this);
   stage_ = new QComboBox(this);
   tensor_ = new QComboBox(this);
-  tensor_->setMinimumContentsLength(36);
+  tensor_->setMinimumContentsLength(20);
   tensor_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  // Choices wider than their box are shown whole in the list and on hover.
+  for (QComboBox* box : {program_, stage_, tensor_}) {
+    box->view()->setTextElideMode(Qt::ElideNone);
+    connect(box, &QComboBox::currentTextChanged, box, [box](const QString& text) { box->setToolTip(text); });
+  }
+  program_->setMinimumContentsLength(10);
+  program_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  stage_->setMinimumContentsLength(16);
+  stage_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   bar->addWidget(new QLabel("Program", this));
   bar->addWidget(program_);
   bar->addWidget(new QLabel("Stage", this));
@@ -30,16 +40,25 @@ ShardingView::ShardingView(StageStore* store, QWidget* parent) : QWidget(parent)
   bar->addWidget(tensor_, 1);
   rows_dim_ = new QComboBox(this);
   columns_dim_ = new QComboBox(this);
-  rows_dim_->setToolTip("The tensor dimension drawn down the tile grid");
-  columns_dim_->setToolTip("The tensor dimension drawn across the tile grid");
-  bar->addWidget(new QLabel("Grid", this));
-  bar->addWidget(rows_dim_);
-  bar->addWidget(new QLabel("×", this));
-  bar->addWidget(columns_dim_);
+  for (QComboBox* box : {rows_dim_, columns_dim_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    const QString role = box == rows_dim_ ? "The tensor dimension drawn down the tile grid"
+                                          : "The tensor dimension drawn across the tile grid";
+    connect(box, &QComboBox::currentTextChanged, box,
+            [box, role](const QString& text) { box->setToolTip(text + "\n" + role); });
+  }
   layout->addLayout(bar);
+  // The grid's axes on a line of their own, so no choice is cut short.
+  auto* second = new QHBoxLayout();
+  second->addWidget(new QLabel("Grid", this));
+  second->addWidget(rows_dim_);
+  second->addWidget(new QLabel("×", this));
+  second->addWidget(columns_dim_);
   note_ = new QLabel(this);
   note_->setStyleSheet("color: #78716c;");
-  layout->addWidget(note_);
+  second->addSpacing(12);
+  second->addWidget(note_, 1);
+  layout->addLayout(second);
   canvas_ = new ShardingCanvas(this);
   layout->addWidget(canvas_, 1);
 

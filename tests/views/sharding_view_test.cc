@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QImage>
 #include <QSignalSpy>
+#include <QComboBox>
 #include <QtTest>
 #include <cstdlib>
 #include <set>
@@ -177,6 +178,12 @@ class ShardingViewTest : public QObject {
     // Nothing is sharded: every chip of the 2x2 holds the whole tensor.
     QCOMPARE(view.layout()->distinct_tiles, int64_t(1));
     QCOMPARE(view.layout()->devices.size(), size_t(4));
+    // Every choice says what it is in full on hover, however narrow its box.
+    const QList<QComboBox*> boxes = view.findChildren<QComboBox*>();
+    QCOMPARE(boxes.size(), 5);
+    for (const QComboBox* box : boxes) {
+      if (box->currentIndex() >= 0) QVERIFY(box->toolTip().startsWith(box->currentText()));
+    }
   }
 };
 
