@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -19,9 +20,17 @@ OpProfileView::OpProfileView(QWidget* parent) : QWidget(parent) {
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setWordWrap(true);
   layout->addWidget(summary_);
+  filter_ = new QLineEdit(this);
+  filter_->setPlaceholderText("Filter instructions by name (Ctrl+F)");
+  filter_->setClearButtonEnabled(true);
+  filter_->setMaximumWidth(320);
+  layout->addWidget(filter_);
   model_ = new OpProfileModel(this);
   proxy_ = new QSortFilterProxyModel(this);
   proxy_->setSourceModel(model_);
+  proxy_->setFilterKeyColumn(OpProfileModel::kInstruction);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  connect(filter_, &QLineEdit::textChanged, proxy_, &QSortFilterProxyModel::setFilterFixedString);
   proxy_->setSortRole(Qt::UserRole);  // numbers sort as numbers
   table_ = new QTableView(this);
   table_->setModel(proxy_);
@@ -53,6 +62,13 @@ bool OpProfileView::SelectInstruction(const QString& name) {
     return true;
   }
   return false;
+}
+
+void OpProfileView::SetFilter(const QString& text) { filter_->setText(text); }
+
+void OpProfileView::FocusSearch() {
+  filter_->setFocus();
+  filter_->selectAll();
 }
 
 QString OpProfileView::summary() const { return summary_->text(); }

@@ -9,6 +9,7 @@
 #include "core/trace/profile.h"
 
 class QLabel;
+class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -32,6 +33,9 @@ class OpProfileView : public QWidget {
   // Selects (and scrolls to) the row of the instruction named `name`,
   // without emitting instructionSelected; false when there is none.
   bool SelectInstruction(const QString& name);
+  // Shows only the instructions whose name contains `text` (any case).
+  void SetFilter(const QString& text);
+  void FocusSearch();
 
  signals:
   // The user picked the row of this instruction.
@@ -40,6 +44,7 @@ class OpProfileView : public QWidget {
  private:
   std::shared_ptr<const trace::Profile> profile_;
   QLabel* summary_ = nullptr;
+  QLineEdit* filter_ = nullptr;
   QTableView* table_ = nullptr;
   OpProfileModel* model_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;

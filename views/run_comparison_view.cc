@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -109,6 +110,11 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent) {
     if (side == 0) choice->addWidget(new QLabel("with", this));
   }
   choice->addStretch(1);
+  filter_ = new QLineEdit(this);
+  filter_->setPlaceholderText("Filter instructions (Ctrl+F)");
+  filter_->setClearButtonEnabled(true);
+  filter_->setMaximumWidth(260);
+  choice->addWidget(filter_);
   layout->addLayout(choice);
   summary_ = new QLabel(this);
   summary_->setTextFormat(Qt::RichText);
@@ -144,6 +150,8 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent) {
   splitter->setStretchFactor(1, 2);
   splitter->setStretchFactor(2, 2);
   layout->addWidget(splitter, 1);
+  connect(filter_, &QLineEdit::textChanged, this, &RunComparisonView::SetFilter);
+  connect(model_, &QAbstractItemModel::modelReset, this, [this] { SetFilter(filter_->text()); });
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             const QString name = model_->index(current.row(), RunComparisonModel::kInstruction).data().toString();
@@ -159,6 +167,19 @@ void RunComparisonView::Clear() {
   SetTimelines(nullptr, nullptr);
   summary_->setText("Compare this profile's run with another's: File › Compare with Profile…, "
                     "or run the program again on another chip (File › Compile and Run…).");
+}
+
+void RunComparisonView::SetFilter(const QString& text) {
+  if (filter_->text() != text) filter_->setText(text);  // comes back here
+  for (int row = 0; row < model_->rowCount(); ++row) {
+    const QString name = model_->index(row, RunComparisonModel::kInstruction).data().toString();
+    table_->setRowHidden(row, !name.contains(text, Qt::CaseInsensitive));
+  }
+}
+
+void RunComparisonView::FocusSearch() {
+  filter_->setFocus();
+  filter_->selectAll();
 }
 
 void RunComparisonView::SetRunChoices(const QStringList& names) {

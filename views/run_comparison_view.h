@@ -14,6 +14,7 @@
 
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QTableView;
 
 namespace systolic::views {
@@ -57,6 +58,9 @@ class RunComparisonView : public QWidget {
   // The runs chosen cannot be compared: says why instead.
   void ShowProblem(int before, int after, const QString& problem);
   void Clear();
+  // Shows only the rows whose instruction contains `text` (any case).
+  void SetFilter(const QString& text);
+  void FocusSearch();
 
   RunComparisonModel* model() const { return model_; }
   QTableView* table() const { return table_; }
@@ -78,6 +82,7 @@ class RunComparisonView : public QWidget {
 
   QComboBox* pickers_[2] = {};
   QLabel* summary_ = nullptr;
+  QLineEdit* filter_ = nullptr;
   QTableView* table_ = nullptr;
   RunComparisonModel* model_ = nullptr;
   QLabel* timeline_titles_[2] = {};

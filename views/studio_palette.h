@@ -31,6 +31,7 @@ struct StudioPalette {
   QColor search_hit{0x06, 0xb6, 0xd4};  // search results
   QColor slower{0xb9, 0x1c, 0x1c};      // a comparison's second run took longer
   QColor faster{0x15, 0x80, 0x3d};      // ... or less time
+  QColor marked_line{0xff, 0xe8, 0x9c};  // the instruction's line in a text
   QColor canvas{0xfa, 0xfa, 0xf9};
   QColor grid{0xe7, 0xe5, 0xe4};
   QColor header{0xf5, 0xf5, 0xf4};

@@ -48,7 +48,7 @@
 #include "views/widget_export.h"
 #include "views/graph_pane.h"
 #include "views/graph_view.h"
-#include "views/hlo_syntax_highlighter.h"
+#include "views/hlo_text_view.h"
 #include "views/memory_chart.h"
 #include "views/module_outline_model.h"
 #include "views/op_profile_model.h"
@@ -149,16 +149,7 @@ MainWindow::MainWindow() {
   tabs_->setDocumentMode(true);
   graph_view_ = new views::GraphView(store_, tabs_);
   timeline_view_ = new views::TimelineView(tabs_);
-  text_view_ = new QPlainTextEdit(tabs_);
-  text_view_->setReadOnly(true);
-  text_view_->setLineWrapMode(QPlainTextEdit::NoWrap);
-  QFont mono("DejaVu Sans Mono");
-  mono.setStyleHint(QFont::Monospace);
-  mono.setPointSize(10);
-  text_view_->setFont(mono);
-  text_view_->setPlaceholderText(
-      "Open a program (HLO text or StableHLO) or a profile — File > Open, or drop a file here.");
-  new views::HloSyntaxHighlighter(text_view_->document());
+  text_view_ = new views::HloTextView(tabs_);
   tabs_->addTab(graph_view_, "Graph");
   tabs_->addTab(timeline_view_, "Timeline");
   tabs_->addTab(text_view_, "HLO text");
@@ -382,20 +373,8 @@ void MainWindow::CreateActions() {
   add(view, "Co&mparison", QKeySequence(Qt::CTRL | Qt::Key_0), [this] { ShowView(View::kComparison); });
   view->addSeparator();
   add(view, "&Find…", QKeySequence::Find, [this] { FindInCurrentView(); });
-  add(view, "Find &Next", QKeySequence::FindNext, [this] {
-    if (current_view() == View::kTimeline) {
-      timeline_view_->NextResult(1);
-    } else {
-      graph_view_->NextSearchHit(1);
-    }
-  });
-  add(view, "Find &Previous", QKeySequence::FindPrevious, [this] {
-    if (current_view() == View::kTimeline) {
-      timeline_view_->NextResult(-1);
-    } else {
-      graph_view_->NextSearchHit(-1);
-    }
-  });
+  add(view, "Find &Next", QKeySequence::FindNext, [this] { FindNext(1); });
+  add(view, "Find &Previous", QKeySequence::FindPrevious, [this] { FindNext(-1); });
   view->addSeparator();
   add(view, "Zoom &In", QKeySequence::ZoomIn, [this] {
     if (current_view() == View::kTimeline) {
@@ -590,7 +569,7 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   graph_view_->SetProgram(first);
   // Any program with its input stage runs again, on whatever chip.
   run_action_->setEnabled(first != nullptr);
-  text_view_->clear();
+  text_view_->Clear();
   text_stage_ = {-1, -1};
   if (first) {
     const int64_t stage = graph_view_->after()->stage_index();
@@ -645,7 +624,7 @@ void MainWindow::ShowStageText(int64_t program_index, int64_t stage) {
   const trace::ProgramRecord& program = profile_->programs[program_index];
   if (stage < 0 || stage >= int64_t(program.snapshots.size())) return;
   text_stage_ = {program.id, stage};
-  text_view_->setPlainText(QString::fromStdString(program.snapshots[stage].hlo_text));
+  text_view_->SetText(QString::fromStdString(program.snapshots[stage].hlo_text));
   // The tab names the stage it shows: the same instruction reads differently
   // before and after the passes.
   const QString pass = QString::fromStdString(program.snapshots[stage].pass_name);
@@ -989,31 +968,28 @@ void MainWindow::ShowOutlineInstruction(const QModelIndex& index) {
 }
 
 bool MainWindow::ScrollTextTo(const std::string& instruction) {
-  // The instruction's definition line in the printed module.
-  const QString needle = QStringLiteral("%%1 = ").arg(QString::fromStdString(instruction));
-  for (QTextBlock block = text_view_->document()->begin(); block.isValid(); block = block.next()) {
-    if (block.text().contains(needle)) {
-      text_view_->setTextCursor(QTextCursor(block));
-      text_view_->centerCursor();
-      // The line stays marked when the view loses focus.
-      QTextEdit::ExtraSelection line;
-      line.cursor = QTextCursor(block);
-      line.format.setBackground(QColor(0xff, 0xe8, 0x9c));
-      line.format.setProperty(QTextFormat::FullWidthSelection, true);
-      text_view_->setExtraSelections({line});
-      return true;
-    }
-  }
-  text_view_->setExtraSelections({});
-  return false;
+  return text_view_->MarkInstruction(instruction);
 }
 
 void MainWindow::FindInCurrentView() {
-  if (current_view() == View::kTimeline) {
-    timeline_view_->FocusSearch();
-  } else {
-    ShowView(View::kGraph);
-    graph_view_->FocusSearch();
+  // Each view searches what it shows; the others search the graph.
+  switch (current_view()) {
+    case View::kTimeline: timeline_view_->FocusSearch(); break;
+    case View::kText: text_view_->FocusSearch(); break;
+    case View::kOps: op_profile_view_->FocusSearch(); break;
+    case View::kComparison: comparison_view_->FocusSearch(); break;
+    default:
+      ShowView(View::kGraph);
+      graph_view_->FocusSearch();
+      break;
+  }
+}
+
+void MainWindow::FindNext(int direction) {
+  switch (current_view()) {
+    case View::kTimeline: timeline_view_->NextResult(direction); break;
+    case View::kText: text_view_->NextMatch(direction); break;
+    default: graph_view_->NextSearchHit(direction); break;
   }
 }
 

@@ -26,6 +26,7 @@ class QAction;
 namespace systolic::views {
 class DetailsPane;
 class GraphView;
+class HloTextView;
 class MemoryChart;
 class ModuleOutlineModel;
 class OpProfileView;
@@ -109,7 +110,7 @@ class MainWindow : public QMainWindow {
   views::UtilizationChart* utilization_chart() const { return utilization_chart_; }
   views::RunComparisonView* comparison_view() const { return comparison_view_; }
   views::DetailsPane* details() const { return details_; }
-  QPlainTextEdit* text_view() const { return text_view_; }
+  views::HloTextView* text_view() const { return text_view_; }
   views::ProfileExplorerModel* explorer_model() const { return explorer_model_; }
   QTreeView* explorer() const { return explorer_; }
   // What the profile's producer warns about (loops whose trip count was
@@ -141,6 +142,7 @@ class MainWindow : public QMainWindow {
   // the stage shown has no such instruction.
   bool ScrollTextTo(const std::string& instruction);
   void FindInCurrentView();
+  void FindNext(int direction);
   absl::StatusOr<trace::Profile> ReadProfileWithProgress(const QString& path, bool* cancelled);
   // A new session whose first run is the profile just opened.
   void StartSession(const QString& label);
@@ -163,7 +165,7 @@ class MainWindow : public QMainWindow {
   views::WelcomePage* welcome_ = nullptr;
   views::GraphView* graph_view_ = nullptr;
   views::TimelineView* timeline_view_ = nullptr;
-  QPlainTextEdit* text_view_ = nullptr;
+  views::HloTextView* text_view_ = nullptr;
   views::RecompilationsView* recompilations_view_ = nullptr;
   views::ShardingView* sharding_view_ = nullptr;
   views::MemoryChart* memory_chart_ = nullptr;

@@ -5,6 +5,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QStandardPaths>
@@ -28,6 +29,7 @@
 #include "views/error_dialog.h"
 #include "views/welcome_page.h"
 #include "views/graph_canvas.h"
+#include "views/hlo_text_view.h"
 #include "views/graph_node_item.h"
 #include "views/graph_pane.h"
 #include "views/graph_view.h"
@@ -203,7 +205,7 @@ class StudioWindowTest : public QObject {
     QCOMPARE(window.details()->Value("Opcode"), QString("maximum"));
     // The HLO text (of the compiled stage, where relu was fused) marks the
     // line of relu's copy in the fusion, and names its stage.
-    const QList<QTextEdit::ExtraSelection> marked = window.text_view()->extraSelections();
+    const QList<QTextEdit::ExtraSelection> marked = window.text_view()->editor()->extraSelections();
     QCOMPARE(marked.size(), 1);
     QVERIFY2(marked[0].cursor.block().text().contains(QRegularExpression("%relu\\.1 = .* maximum\\(")), qPrintable(marked[0].cursor.block().text()));
     QTabWidget* tabs = window.findChild<QTabWidget*>();
@@ -368,6 +370,46 @@ class StudioWindowTest : public QObject {
     QVERIFY2(window.comparison_view()->summary().contains("color:#b91c1c"), qPrintable(window.comparison_view()->summary()));
     QVERIFY(window.CompareSessionRuns(1, 2, &error));
     QVERIFY(window.comparison_view()->model()->rowCount() > 0);
+    // Its filter keeps the rows of matching instructions.
+    window.comparison_view()->SetFilter("COPY");
+    int shown = 0;
+    for (int r = 0; r < window.comparison_view()->model()->rowCount(); ++r) {
+      if (window.comparison_view()->table()->isRowHidden(r)) continue;
+      ++shown;
+      QVERIFY(window.comparison_view()->model()->index(r, 0).data().toString().contains("copy"));
+    }
+    QVERIFY(shown >= 1 && shown < window.comparison_view()->model()->rowCount());
+  }
+
+  // Ctrl+F searches the view shown: the HLO text marks every match and
+  // steps through them, the op profile and the comparison filter their rows.
+  void findSearchesTheViewShown() {
+    MainWindow window;
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(profile_path_, &error), qPrintable(error));
+    WaitIdle(window);
+    window.ShowView(MainWindow::View::kText);
+    QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+    QLineEdit* text_search = window.text_view()->findChild<QLineEdit*>();
+    QVERIFY(text_search->hasFocus());
+    QTest::keyClicks(text_search, "fusion");
+    const int matches = window.text_view()->match_count();
+    QVERIFY(matches > 2);
+    QVERIFY(window.text_view()->editor()->extraSelections().size() >= matches);
+    const int first = window.text_view()->editor()->textCursor().position();
+    QTest::keyClick(&window, Qt::Key_F3);
+    QVERIFY(window.text_view()->editor()->textCursor().position() != first);
+    QVERIFY(window.text_view()->editor()->textCursor().selectedText().compare("fusion", Qt::CaseInsensitive) == 0);
+
+    window.ShowView(MainWindow::View::kOps);
+    QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+    QLineEdit* ops_filter = window.op_profile_view()->findChild<QLineEdit*>();
+    QVERIFY(ops_filter->hasFocus());
+    const int all = window.op_profile_view()->sorted_model()->rowCount();
+    QTest::keyClicks(ops_filter, "FUSION.3");
+    QCOMPARE(window.op_profile_view()->sorted_model()->rowCount(), 1);
+    QVERIFY(all > 1);
   }
 
   void theExplorerDrivesTheViews() {
