@@ -22,6 +22,7 @@
 #include "views/graph_cluster_item.h"
 #include "views/graph_edge_item.h"
 #include "views/graph_node_item.h"
+#include "views/show_in.h"
 
 namespace systolic::views {
 namespace {
@@ -514,6 +515,9 @@ void GraphPane::ShowContextMenu(int node, int cluster, const QPoint& where) {
         menu.addAction(QStringLiteral("Show computation %1").arg(QString::fromStdString(callee->name())),
                        [this, callee] { ShowComputation(callee); });
       }
+      menu.addSeparator();
+      AddShowInActions(&menu, QString::fromStdString(n.instruction->name()), ShowInTarget::kGraph,
+                       [this](const QString& name, ShowInTarget target) { emit showInRequested(name, target); });
     }
     if (n.cluster >= 0) {
       const analysis::GraphCluster& c = visible_->clusters[n.cluster];

@@ -18,6 +18,7 @@
 #include "core/analysis/stage_module.h"
 #include "core/trace/program_record.h"
 #include "views/graph_layout.h"
+#include "views/show_in.h"
 
 class QComboBox;
 class QGraphicsScene;
@@ -106,6 +107,8 @@ class GraphPane : public QWidget {
   void stageRequested(qint64 stage);
   void layoutFinished();
   void activated();
+  // "Show in …" from a node's menu.
+  void showInRequested(const QString& instruction, ShowInTarget target);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;

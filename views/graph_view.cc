@@ -98,6 +98,7 @@ void GraphView::Connect(GraphPane* pane, GraphPane* other) {
   connect(pane, &GraphPane::activated, this, [this, pane] { active_ = pane; });
   connect(pane, &GraphPane::stageRequested, this, [this, pane](qint64 stage) { LoadStage(pane, stage); });
   connect(pane, &GraphPane::layoutFinished, this, &GraphView::busyChanged);
+  connect(pane, &GraphPane::showInRequested, this, &GraphView::showInRequested);
   connect(pane, &GraphPane::selectionChanged, this,
           [this, pane, other](const std::vector<const HloInstruction*>& selection) {
             active_ = pane;

@@ -15,6 +15,7 @@
 #include "core/analysis/loop_times.h"
 #include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
+#include "views/show_in.h"
 
 class QAction;
 class QLabel;
@@ -81,6 +82,7 @@ class GraphView : public QWidget {
                             const std::vector<const HloInstruction*>& instructions,
                             const QStringList& linked_names);
   void busyChanged();
+  void showInRequested(const QString& instruction, ShowInTarget target);
 
  private:
   void Connect(GraphPane* pane, GraphPane* other);

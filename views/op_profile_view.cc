@@ -4,6 +4,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -42,6 +43,15 @@ OpProfileView::OpProfileView(QWidget* parent) : QWidget(parent) {
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setAlternatingRowColors(true);
   layout->addWidget(table_, 1);
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    const analysis::OpStats* op = model_->OpAt(proxy_->mapToSource(table_->indexAt(at)));
+    if (op == nullptr) return;
+    QMenu menu(this);
+    AddShowInActions(&menu, QString::fromStdString(op->name), ShowInTarget::kOps,
+                     [this](const QString& name, ShowInTarget target) { emit showInRequested(name, target); });
+    menu.exec(table_->viewport()->mapToGlobal(at));
+  });
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             if (selecting_) return;

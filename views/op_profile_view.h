@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/trace/profile.h"
+#include "views/show_in.h"
 
 class QLabel;
 class QLineEdit;
@@ -40,6 +41,7 @@ class OpProfileView : public QWidget {
  signals:
   // The user picked the row of this instruction.
   void instructionSelected(const QString& name);
+  void showInRequested(const QString& instruction, ShowInTarget target);
 
  private:
   std::shared_ptr<const trace::Profile> profile_;

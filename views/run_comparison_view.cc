@@ -6,6 +6,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -132,6 +133,15 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent) {
   table_->setAlternatingRowColors(true);
   table_->horizontalHeader()->setStretchLastSection(true);
   splitter->addWidget(table_);
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    const QString name = model_->index(table_->indexAt(at).row(), RunComparisonModel::kInstruction).data().toString();
+    if (name.isEmpty() || name.startsWith('(')) return;
+    QMenu menu(this);
+    AddShowInActions(&menu, name, ShowInTarget::kComparison,
+                     [this](const QString& instruction, ShowInTarget target) { emit showInRequested(instruction, target); });
+    menu.exec(table_->viewport()->mapToGlobal(at));
+  });
   // The two timelines, one above the other, on one time axis.
   for (int side = 0; side < 2; ++side) {
     auto* pane = new QWidget(splitter);

@@ -11,6 +11,7 @@
 
 #include "core/analysis/run_comparison.h"
 #include "core/analysis/time_ruler.h"
+#include "views/show_in.h"
 
 class QComboBox;
 class QLabel;
@@ -75,6 +76,7 @@ class RunComparisonView : public QWidget {
   void instructionSelected(const QString& name);
   // The user chose another pair of runs.
   void runsChosen(int before, int after);
+  void showInRequested(const QString& instruction, ShowInTarget target);
 
  private:
   void SetTimelines(std::shared_ptr<const trace::Profile> before, std::shared_ptr<const trace::Profile> after);

@@ -1,5 +1,8 @@
 #include "views/timeline_canvas.h"
 
+#include <QContextMenuEvent>
+#include <QMenu>
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -649,6 +652,19 @@ void TimelineCanvas::wheelEvent(QWheelEvent* event) {
     WindowMoved();
   }
   event->accept();
+}
+
+void TimelineCanvas::contextMenuEvent(QContextMenuEvent* event) {
+  const std::optional<trace::EventRef> ref = EventAt(event->pos());
+  if (!ref || !timeline()) return;
+  const QString instruction = QString::fromStdString(analysis::InstructionOfEvent(*timeline(), *ref));
+  if (instruction.isEmpty()) return;
+  SelectEvent(*ref, false);
+  emit eventSelected(*ref);
+  QMenu menu(this);
+  AddShowInActions(&menu, instruction, ShowInTarget::kTimeline,
+                   [this](const QString& name, ShowInTarget target) { emit showInRequested(name, target); });
+  menu.exec(event->globalPos());
 }
 
 void TimelineCanvas::mousePressEvent(QMouseEvent* event) {

@@ -22,6 +22,7 @@
 #include "core/analysis/lane_overview.h"
 #include "core/analysis/lane_tree.h"
 #include "core/trace/profile.h"
+#include "views/show_in.h"
 #include "views/time_viewport.h"
 
 namespace systolic::views {
@@ -107,6 +108,8 @@ class TimelineCanvas : public QAbstractScrollArea {
   void eventSelected(const trace::EventRef& ref);
   void selectionCleared();
   void windowChanged();
+  // "Show in …" from an event's menu.
+  void showInRequested(const QString& instruction, ShowInTarget target);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -117,6 +120,7 @@ class TimelineCanvas : public QAbstractScrollArea {
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void scrollContentsBy(int dx, int dy) override;
 

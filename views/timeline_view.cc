@@ -70,6 +70,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   });
   connect(search_, &QLineEdit::textChanged, this, [this](const QString& text) { Search(text); });
   connect(canvas_, &TimelineCanvas::eventSelected, this, &TimelineView::eventSelected);
+  connect(canvas_, &TimelineCanvas::showInRequested, this, &TimelineView::showInRequested);
   connect(canvas_, &TimelineCanvas::windowChanged, this, [this] {
     cycles_->setChecked(canvas_->cycle_units());
   });

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/trace/profile.h"
+#include "views/show_in.h"
 
 class QAction;
 class QLabel;
@@ -45,6 +46,7 @@ class TimelineView : public QWidget {
  signals:
   void eventSelected(const trace::EventRef& ref);
   void searchFinished(int count);
+  void showInRequested(const QString& instruction, ShowInTarget target);
 
  private:
   TimelineCanvas* canvas_ = nullptr;

@@ -260,6 +260,11 @@ MainWindow::MainWindow() {
   };
   connect(op_profile_view_, &views::OpProfileView::instructionSelected, this, pick);
   connect(comparison_view_, &views::RunComparisonView::instructionSelected, this, pick);
+  // "Show in …" from any view's menu.
+  connect(graph_view_, &views::GraphView::showInRequested, this, &MainWindow::ShowInstructionIn);
+  connect(timeline_view_, &views::TimelineView::showInRequested, this, &MainWindow::ShowInstructionIn);
+  connect(op_profile_view_, &views::OpProfileView::showInRequested, this, &MainWindow::ShowInstructionIn);
+  connect(comparison_view_, &views::RunComparisonView::showInRequested, this, &MainWindow::ShowInstructionIn);
   connect(comparison_view_, &views::RunComparisonView::runsChosen, this, [this](int before, int after) {
     QString error;
     CompareSessionRuns(before, after, &error);  // a failure is shown in the view
@@ -983,6 +988,34 @@ void MainWindow::FindInCurrentView() {
       graph_view_->FocusSearch();
       break;
   }
+}
+
+void MainWindow::ShowInstructionIn(const QString& instruction, views::ShowInTarget target) {
+  bool found = false;
+  switch (target) {
+    case views::ShowInTarget::kGraph:
+      found = graph_view_->PickInstructionByName(instruction);
+      ShowView(View::kGraph);
+      break;
+    case views::ShowInTarget::kTimeline:
+      timeline_view_->HighlightInstructions({instruction});
+      found = !timeline_view_->canvas()->highlighted_instructions().isEmpty();
+      ShowView(View::kTimeline);
+      break;
+    case views::ShowInTarget::kText:
+      found = ScrollTextTo(instruction.toStdString());
+      ShowView(View::kText);
+      break;
+    case views::ShowInTarget::kOps:
+      found = op_profile_view_->SelectInstruction(instruction);
+      ShowView(View::kOps);
+      break;
+    case views::ShowInTarget::kComparison:
+      ShowView(View::kComparison);
+      found = true;
+      break;
+  }
+  if (!found) statusBar()->showMessage(QStringLiteral("%1 is not in this view").arg(instruction), 5000);
 }
 
 void MainWindow::FindNext(int direction) {

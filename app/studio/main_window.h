@@ -13,6 +13,7 @@
 
 #include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
+#include "views/show_in.h"
 
 class QComboBox;
 class QLabel;
@@ -91,6 +92,8 @@ class MainWindow : public QMainWindow {
 
   void ShowView(View view);
   View current_view() const;
+  // "Show in …": the instruction selected in the view `target` names.
+  void ShowInstructionIn(const QString& instruction, views::ShowInTarget target);
   // True while a stage is parsed or a graph laid out.
   bool busy() const;
   // Runs `done` once nothing is busy, or after `timeout_ms`.

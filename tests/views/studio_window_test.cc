@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMimeData>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -39,6 +40,7 @@
 #include "views/program_runner.h"
 #include "views/recompilations_view.h"
 #include "views/run_comparison_view.h"
+#include "views/show_in.h"
 #include "views/sharding_view.h"
 #include "views/timeline_canvas.h"
 #include "views/timeline_view.h"
@@ -410,6 +412,40 @@ class StudioWindowTest : public QObject {
     QTest::keyClicks(ops_filter, "FUSION.3");
     QCOMPARE(window.op_profile_view()->sorted_model()->rowCount(), 1);
     QVERIFY(all > 1);
+  }
+
+  // "Show in …": each view's menu offers the others, and each shows the
+  // instruction.
+  void showInTakesAnInstructionToEachView() {
+    QMenu menu;
+    std::vector<views::ShowInTarget> asked;
+    views::AddShowInActions(&menu, "fusion.3", views::ShowInTarget::kTimeline,
+                            [&](const QString& name, views::ShowInTarget target) {
+                              QCOMPARE(name, QString("fusion.3"));
+                              asked.push_back(target);
+                            });
+    QCOMPARE(menu.actions().size(), 3);  // not the timeline it came from
+    for (QAction* action : menu.actions()) action->trigger();
+    QCOMPARE(asked.size(), size_t(3));
+
+    MainWindow window;
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(profile_path_, &error), qPrintable(error));
+    WaitIdle(window);
+    emit window.op_profile_view()->showInRequested("fusion.3", views::ShowInTarget::kGraph);
+    QCOMPARE(window.current_view(), MainWindow::View::kGraph);
+    QCOMPARE(window.details()->Value("Instruction"), QString("fusion.3"));
+    emit window.timeline_view()->showInRequested("fusion.3", views::ShowInTarget::kText);
+    QCOMPARE(window.current_view(), MainWindow::View::kText);
+    QVERIFY(window.text_view()->editor()->textCursor().block().text().contains("%fusion.3 = "));
+    emit window.graph_view()->showInRequested("fusion.3", views::ShowInTarget::kOps);
+    QCOMPARE(window.current_view(), MainWindow::View::kOps);
+    const QModelIndex row = window.op_profile_view()->table()->currentIndex();
+    QCOMPARE(row.siblingAtColumn(0).data().toString(), QString("fusion.3"));
+    emit window.op_profile_view()->showInRequested("fusion.3", views::ShowInTarget::kTimeline);
+    QCOMPARE(window.current_view(), MainWindow::View::kTimeline);
+    QVERIFY(window.timeline_view()->canvas()->highlighted_instructions().contains("fusion.3"));
   }
 
   void theExplorerDrivesTheViews() {
