@@ -1,5 +1,7 @@
 #include "views/graph_canvas.h"
 
+#include "views/studio_palette.h"
+
 #include <QContextMenuEvent>
 #include <QMouseEvent>
 #include <QResizeEvent>
@@ -18,8 +20,14 @@ GraphCanvas::GraphCanvas(QWidget* parent) : QGraphicsView(parent) {
   setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
   setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
   setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
-  setBackgroundBrush(QColor(0xfa, 0xfa, 0xf9));
+  setBackgroundBrush(StudioPalette::Get().canvas);
   setFrameShape(QFrame::NoFrame);
+}
+
+void GraphCanvas::changeEvent(QEvent* event) {
+  // A theme change: the background follows the palette.
+  if (event->type() == QEvent::PaletteChange) setBackgroundBrush(StudioPalette::Get().canvas);
+  QGraphicsView::changeEvent(event);
 }
 
 void GraphCanvas::ZoomBy(double factor) {

@@ -39,6 +39,15 @@ QPainterPath GraphClusterItem::shape() const {
   return path;
 }
 
+namespace {
+
+QColor WithAlpha(QColor color, int alpha) {
+  color.setAlpha(alpha);
+  return color;
+}
+
+}  // namespace
+
 void GraphClusterItem::SetRunChange(std::optional<double> relative) {
   if (run_change_ == relative) return;
   run_change_ = relative;
@@ -53,15 +62,15 @@ void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* 
   switch (cluster_.kind) {
     case analysis::GraphGroupKind::kFusion:
       pen = QPen(unit, 1.6);
-      fill = StudioPalette::Tint(unit, 93);
+      fill = palette.dark ? unit.darker(420) : StudioPalette::Tint(unit, 93);
       break;
     case analysis::GraphGroupKind::kScope:
-      pen = QPen(QColor(0xa8, 0xa2, 0x9e), 1.2, Qt::DashLine);
-      fill = QColor(0xf5, 0xf5, 0xf4, 200);
+      pen = QPen(palette.outline, 1.2, Qt::DashLine);
+      fill = WithAlpha(palette.header, 200);
       break;
     default:
-      pen = QPen(QColor(0xd6, 0xd3, 0xd1), 1.2, Qt::DotLine);
-      fill = QColor(255, 255, 255, 160);
+      pen = QPen(palette.grid, 1.2, Qt::DotLine);
+      fill = WithAlpha(palette.panel, 160);
       break;
   }
   if (run_change_) {
@@ -77,7 +86,8 @@ void GraphClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* 
   const QFont& font = GraphFonts::Get().cluster;
   const QFontMetricsF metrics(font);
   painter->setFont(font);
-  painter->setPen(cluster_.kind == analysis::GraphGroupKind::kFusion ? unit.darker(130) : palette.muted_text);
+  painter->setPen(cluster_.kind == analysis::GraphGroupKind::kFusion ? (palette.dark ? unit.lighter(140) : unit.darker(130))
+                                                                      : palette.muted_text);
   const QRectF title = TitleRect().adjusted(8, 3, -8, 0);
   painter->drawText(title, Qt::AlignLeft | Qt::AlignTop,
                     metrics.elidedText("▾ " + QString::fromStdString(cluster_.label), Qt::ElideRight,

@@ -41,7 +41,7 @@ QPainterPath GraphEdgeItem::shape() const {
 
 void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
   const StudioPalette& palette = StudioPalette::Get();
-  const QColor color = emphasis_ ? palette.selection : QColor(0x78, 0x71, 0x6c);
+  const QColor color = emphasis_ ? palette.selection : palette.muted_text;
   QPen pen(color, emphasis_ ? 2.0 : 1.1);
   if (edge_.control) pen.setStyle(Qt::DashLine);
   painter->setPen(pen);
@@ -53,7 +53,9 @@ void GraphEdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
   if (label_rect_.isEmpty() || option->levelOfDetailFromTransform(painter->worldTransform()) < 0.5) {
     return;
   }
-  painter->setBrush(QColor(255, 255, 255, 220));
+  QColor label_background = palette.canvas;
+  label_background.setAlpha(220);
+  painter->setBrush(label_background);
   painter->drawRoundedRect(label_rect_, 3, 3);
   painter->setFont(GraphFonts::Get().small);
   painter->setPen(emphasis_ ? palette.selection : palette.muted_text);

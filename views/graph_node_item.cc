@@ -137,7 +137,7 @@ void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* opt
                       metrics.elidedText(QString::fromStdString(text), Qt::ElideMiddle, w));
     y += metrics.height();
   };
-  line(fonts.title, QColor(0x1c, 0x19, 0x17), node_.title);
+  line(fonts.title, palette.ink_on_tint, node_.title);
   line(fonts.subtitle, unit.darker(140), node_.subtitle);
   line(fonts.shape, palette.muted_text, node_.shape);
   for (const std::string& inlined : node_.inlined) line(fonts.small, palette.muted_text, inlined);

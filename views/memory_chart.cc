@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "views/peak_buffers_model.h"
+#include "views/studio_chart.h"
 #include "views/studio_palette.h"
 
 namespace systolic::views {
@@ -140,9 +141,7 @@ void MemoryChart::Rebuild() {
   table_->horizontalHeader()->setStretchLastSection(true);
 
   const StudioPalette& palette = StudioPalette::Get();
-  auto* chart = new QChart();
-  chart->setAnimationOptions(QChart::NoAnimation);
-  chart->legend()->setAlignment(Qt::AlignBottom);
+  auto* chart = NewStudioChart();
   const auto [scale, unit] = ByteUnit(timeline_.peak_bytes);
   // A step curve: what is allocated holds until the next position.
   auto* allocated = new QLineSeries();

@@ -20,6 +20,7 @@
 #include "core/analysis/module_text_diff.h"
 #include "core/trace/profile_summary.h"
 #include "views/compile_events_model.h"
+#include "views/studio_chart.h"
 #include "views/studio_palette.h"
 
 namespace systolic::views {
@@ -230,10 +231,8 @@ void RecompilationsView::ShowDiffFor(int index) {
 }
 
 void RecompilationsView::RebuildChart() {
-  auto* chart = new QChart();
+  auto* chart = NewStudioChart();
   chart->setTitle("Compiles per step");
-  chart->setAnimationOptions(QChart::NoAnimation);
-  chart->legend()->setAlignment(Qt::AlignBottom);
   const StudioPalette& palette = StudioPalette::Get();
   auto* misses = new QBarSet("compiles");
   misses->setColor(palette.mxu);

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/studio_chart.h"
 #include "views/studio_palette.h"
 
 namespace systolic::views {
@@ -86,9 +87,7 @@ void RooflineChart::Rebuild() {
   ops_ = computed.ok() ? *std::move(computed) : analysis::OpProfile{};
   const analysis::Roofline& roof = ops_.roofline;
 
-  auto* chart = new QChart();
-  chart->setAnimationOptions(QChart::NoAnimation);
-  chart->legend()->setAlignment(Qt::AlignBottom);
+  auto* chart = NewStudioChart();
   const bool has_roof = roof.peak_flops_per_second > 0 && roof.bandwidth_bytes_per_second > 0;
   if (!computed.ok() || !has_roof) {
     summary_->setText(!computed.ok() ? QString::fromStdString(std::string(computed.status().message()))
@@ -119,7 +118,7 @@ void RooflineChart::Rebuild() {
   line->setName(QStringLiteral("roof: %1, %2 HBM, ridge at %3 FLOPs/byte")
                     .arg(Si(roof.peak_flops_per_second, "FLOP/s"), Si(roof.bandwidth_bytes_per_second, "B/s"))
                     .arg(roof.ridge_intensity, 0, 'g', 3));
-  QPen pen(QColor(0x37, 0x41, 0x51));
+  QPen pen(StudioPalette::Get().soft_text);
   pen.setWidthF(2.5);
   line->setPen(pen);
   roof_ = {QPointF(x_low, roof.Attainable(x_low)), QPointF(roof.ridge_intensity, roof.peak_flops_per_second),

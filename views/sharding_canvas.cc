@@ -279,7 +279,7 @@ void ShardingCanvas::PaintTopology(QPainter& painter) {
     }
     return -1;
   };
-  QPen link(QColor(0xa8, 0xa2, 0x9e), 2);
+  QPen link(palette.outline, 2);
   QPen wrap(palette.collective, 1.6, Qt::DashLine);
   const size_t in_layer_axes = std::min<size_t>(dims.size(), 2);
   for (size_t i = 0; i < topology_.chips.size(); ++i) {
@@ -347,7 +347,7 @@ void ShardingCanvas::PaintTopology(QPainter& painter) {
     if (layout_ && id >= 0 && id < int32_t(layout_->devices.size()) && layout_->devices[size_t(id)].holds) {
       fill = TileColor(layout_->devices[size_t(id)].tile.tile_index);
     }
-    painter.setPen(QPen(int(i) == selected_chip_ ? palette.selection : QColor(0x57, 0x53, 0x4e),
+    painter.setPen(QPen(int(i) == selected_chip_ ? palette.selection : palette.soft_text,
                         int(i) == selected_chip_ ? 2.5 : 1.2));
     painter.setBrush(fill);
     painter.drawRoundedRect(chip_rects_[i], 6, 6);
@@ -361,7 +361,7 @@ void ShardingCanvas::PaintTopology(QPainter& painter) {
     QFont bold = fitted;
     bold.setBold(true);
     painter.setFont(bold);
-    painter.setPen(palette.selection);
+    painter.setPen(palette.ink_on_tint);
     const double line_h = QFontMetricsF(fitted, this).height();
     double y = inner.top() + (inner.height() - line_h * lines.size()) / 2;
     for (int l = 0; l < lines.size(); ++l) {
@@ -431,10 +431,10 @@ void ShardingCanvas::PaintTensor(QPainter& painter) {
         tile_index = tile.tile_index;
       }
       const QRectF cell(grid.left() + double(c) * cw, grid.top() + double(r) * ch, cw, ch);
-      painter.setPen(QPen(QColor(0x57, 0x53, 0x4e), 1));
-      painter.setBrush(tile_index >= 0 ? TileColor(tile_index) : QColor(0xe7, 0xe5, 0xe4));
+      painter.setPen(QPen(palette.soft_text, 1));
+      painter.setBrush(tile_index >= 0 ? TileColor(tile_index) : palette.grid);
       painter.drawRect(cell);
-      painter.setPen(palette.selection);
+      painter.setPen(palette.ink_on_tint);
       const QString label = tile_index >= 0 ? QStringLiteral("tile %1\n%2 %3")
                                                   .arg(tile_index)
                                                   .arg(holders.size() == 1 ? "dev" : "devs")

@@ -1,13 +1,69 @@
 #include "views/studio_palette.h"
 
+#include <QGuiApplication>
 #include <algorithm>
 #include <cmath>
 
 namespace systolic::views {
 
-const StudioPalette& StudioPalette::Get() {
+const StudioPalette& StudioPalette::Light() {
   static const StudioPalette palette;
   return palette;
+}
+
+const StudioPalette& StudioPalette::Dark() {
+  static const StudioPalette palette = [] {
+    StudioPalette p;
+    p.dark = true;
+    p.keyword = QColor(0xc4, 0xb5, 0xfd);
+    p.shape = QColor(0x67, 0xe8, 0xf9);
+    p.name = QColor(0x93, 0xc5, 0xfd);
+    p.opcode = QColor(0xfd, 0xba, 0x74);
+    p.attribute = QColor(0xa8, 0xa2, 0x9e);
+    p.string = QColor(0x86, 0xef, 0xac);
+    p.comment = QColor(0x78, 0x71, 0x6c);
+    p.selection = QColor(0xfa, 0xfa, 0xf9);
+    p.slower = QColor(0xef, 0x44, 0x44);
+    p.faster = QColor(0x22, 0xc5, 0x5e);
+    p.marked_line = QColor(0x5b, 0x4a, 0x12);
+    p.canvas = QColor(0x1c, 0x1b, 0x1a);
+    p.grid = QColor(0x3a, 0x37, 0x35);
+    p.header = QColor(0x26, 0x24, 0x22);
+    p.panel = QColor(0x2c, 0x2a, 0x28);
+    p.text = QColor(0xe7, 0xe5, 0xe4);
+    p.soft_text = QColor(0xd6, 0xd3, 0xd1);
+    p.outline = QColor(0x78, 0x71, 0x6c);
+    p.muted_text = QColor(0xa8, 0xa2, 0x9e);
+    return p;
+  }();
+  return palette;
+}
+
+const StudioPalette& StudioPalette::Get() {
+  return QGuiApplication::palette().color(QPalette::Window).lightness() < 128 ? Dark() : Light();
+}
+
+QPalette StudioPalette::DarkApplicationPalette() {
+  const StudioPalette& d = Dark();
+  QPalette p;
+  p.setColor(QPalette::Window, d.header);
+  p.setColor(QPalette::WindowText, d.text);
+  p.setColor(QPalette::Base, d.canvas);
+  p.setColor(QPalette::AlternateBase, d.panel);
+  p.setColor(QPalette::ToolTipBase, d.panel);
+  p.setColor(QPalette::ToolTipText, d.text);
+  p.setColor(QPalette::PlaceholderText, d.muted_text);
+  p.setColor(QPalette::Text, d.text);
+  p.setColor(QPalette::Button, d.panel);
+  p.setColor(QPalette::ButtonText, d.text);
+  p.setColor(QPalette::BrightText, QColor(0xff, 0x6b, 0x6b));
+  p.setColor(QPalette::Highlight, QColor(0x25, 0x63, 0xeb));
+  p.setColor(QPalette::HighlightedText, QColor(0xff, 0xff, 0xff));
+  p.setColor(QPalette::Link, d.name);
+  p.setColor(QPalette::Disabled, QPalette::Text, d.muted_text);
+  p.setColor(QPalette::Disabled, QPalette::ButtonText, d.muted_text);
+  p.setColor(QPalette::Disabled, QPalette::WindowText, d.muted_text);
+  return p;
 }
 
 QColor StudioPalette::ForUnit(analysis::ExecutionUnit unit) const {

@@ -1,9 +1,12 @@
 // The studio's colours in one place: text roles, the execution units (MXU,
 // vector, data movement, collectives, control flow) shared by the graph
-// and the timeline, and the highlight colours of linked selections.
+// and the timeline, and the highlight colours of linked selections. There
+// is a light and a dark set; Get() follows the application's palette, so
+// every canvas and chart is drawn in the theme the window is in.
 #pragma once
 
 #include <QColor>
+#include <QPalette>
 
 #include "core/analysis/execution_unit.h"
 #include "core/trace/timeline_line.h"
@@ -35,9 +38,20 @@ struct StudioPalette {
   QColor canvas{0xfa, 0xfa, 0xf9};
   QColor grid{0xe7, 0xe5, 0xe4};
   QColor header{0xf5, 0xf5, 0xf4};
+  QColor panel{0xff, 0xff, 0xff};       // boxes drawn on the canvas
+  QColor text{0x1c, 0x19, 0x17};        // text drawn on the canvas
+  QColor soft_text{0x57, 0x53, 0x4e};
+  QColor outline{0xa8, 0xa2, 0x9e};     // scope boxes, links
+  QColor ink_on_tint{0x1c, 0x19, 0x17}; // text on light tints, in either theme
   QColor muted_text{0x78, 0x71, 0x6c};
+  bool dark = false;
 
+  // The set for the application's palette (dark when its window colour is).
   static const StudioPalette& Get();
+  static const StudioPalette& Light();
+  static const StudioPalette& Dark();
+  // A dark palette for the whole application (View › Theme › Dark).
+  static QPalette DarkApplicationPalette();
 
   QColor ForUnit(analysis::ExecutionUnit unit) const;
   QColor ForLane(trace::LaneKind kind) const;

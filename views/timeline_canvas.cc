@@ -439,7 +439,7 @@ void TimelineCanvas::PaintLane(QPainter& painter, const analysis::LaneNode& lane
       const QString name = QString::fromStdString(m.display_name.empty() ? m.name : m.display_name);
       const QRectF text = label.rect.adjusted(4, 0, -3, 0).intersected(QRectF(row));
       if (text.width() < 12) continue;
-      painter.setPen(label.background.lightness() > 150 ? QColor(0x1c, 0x19, 0x17) : Qt::white);
+      painter.setPen(label.background.lightness() > 150 ? StudioPalette::Light().ink_on_tint : QColor(Qt::white));
       painter.drawText(text, Qt::AlignVCenter | Qt::AlignLeft,
                        metrics.elidedText(name, Qt::ElideRight, int(text.width())));
     }
@@ -493,7 +493,7 @@ void TimelineCanvas::PaintRuler(QPainter& painter, const QRect& rect) const {
     QRect box(hover_x_ + 4, rect.top() + 3, metrics.horizontalAdvance(text) + 8, rect.height() - 8);
     if (box.right() > rect.right()) box.moveRight(hover_x_ - 4);
     painter.fillRect(box, palette.selection);
-    painter.setPen(Qt::white);
+    painter.setPen(palette.canvas);
     painter.drawText(box, Qt::AlignCenter, text);
   }
 }
@@ -570,10 +570,10 @@ void TimelineCanvas::PaintFrame(QPainter& painter, const QRect& rect) const {
       painter.setClipRect(lanes);
       PaintLane(painter, n, QRect(kHeaderWidth, y, lanes.width(), height));
       painter.setClipping(false);
-      painter.fillRect(QRect(0, y, kHeaderWidth, height), Qt::white);
+      painter.fillRect(QRect(0, y, kHeaderWidth, height), palette.panel);
       painter.fillRect(QRect(indent, y + 5, 4, height - 10), palette.ForLane(n.lane_kind));
       painter.setFont(label_font);
-      painter.setPen(QColor(0x29, 0x25, 0x24));
+      painter.setPen(palette.text);
       painter.drawText(QRect(indent + 10, y, kHeaderWidth - indent - 14, height), Qt::AlignVCenter | Qt::AlignLeft,
                        QFontMetrics(label_font).elidedText(QString::fromStdString(n.label), Qt::ElideRight,
                                                            kHeaderWidth - indent - 14));
@@ -581,7 +581,7 @@ void TimelineCanvas::PaintFrame(QPainter& painter, const QRect& rect) const {
       const bool plane = n.kind == analysis::LaneNodeKind::kPlane;
       painter.fillRect(row, plane ? palette.header.darker(104) : palette.header);
       painter.setFont(plane ? group_font : label_font);
-      painter.setPen(QColor(0x29, 0x25, 0x24));
+      painter.setPen(palette.text);
       const QString arrow = collapsed_[node] ? QStringLiteral("▸ ") : QStringLiteral("▾ ");
       painter.drawText(QRect(indent - 4, y, kHeaderWidth, height), Qt::AlignVCenter | Qt::AlignLeft,
                        arrow + QString::fromStdString(n.label));
@@ -619,7 +619,9 @@ void TimelineCanvas::PaintFrame(QPainter& painter, const QRect& rect) const {
     painter.drawText(QRectF(a, lanes.top() + 2, std::max(b - a, 160.0), 16), Qt::AlignHCenter | Qt::AlignTop, text);
   }
   if (hover_x_ >= kHeaderWidth) {
-    painter.setPen(QPen(QColor(0x1c, 0x19, 0x17, 90), 1, Qt::DashLine));
+    QColor cursor_line = palette.text;
+    cursor_line.setAlpha(90);
+    painter.setPen(QPen(cursor_line, 1, Qt::DashLine));
     painter.drawLine(QPoint(hover_x_, lanes.top()), QPoint(hover_x_, lanes.bottom()));
   }
   painter.setClipping(false);

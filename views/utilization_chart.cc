@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "core/analysis/time_ruler.h"
+#include "views/studio_chart.h"
 #include "views/studio_palette.h"
 
 namespace systolic::views {
@@ -80,9 +81,7 @@ void UtilizationChart::Rebuild() {
                      ? analysis::UnitUtilizationOf(profile_->timeline, planes_[size_t(c)], kBuckets)
                      : analysis::UnitUtilization{};
   const StudioPalette& palette = StudioPalette::Get();
-  auto* chart = new QChart();
-  chart->setAnimationOptions(QChart::NoAnimation);
-  chart->legend()->setAlignment(Qt::AlignBottom);
+  auto* chart = NewStudioChart();
   const AxisUnit unit = AxisUnitFor(utilization_.bucket_ps * kBuckets);
   double busiest_mean = 0;
   QString busiest;

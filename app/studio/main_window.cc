@@ -2,6 +2,7 @@
 
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -62,6 +63,7 @@
 #include "views/run_program_dialog.h"
 #include "views/sharding_view.h"
 #include "views/stage_store.h"
+#include "views/studio_theme.h"
 #include "views/timeline_canvas.h"
 #include "views/timeline_view.h"
 #include "views/utilization_chart.h"
@@ -417,6 +419,18 @@ void MainWindow::CreateActions() {
   flows->setCheckable(true);
   flows->setChecked(true);
   connect(flows, &QAction::toggled, timeline_view_->canvas(), &views::TimelineCanvas::SetFlowsShown);
+  QMenu* theme_menu = view->addMenu("T&heme");
+  auto* themes = new QActionGroup(this);
+  const views::Theme chosen =
+      views::ParseTheme(QSettings().value("view/theme", "system").toString()).value_or(views::Theme::kSystem);
+  for (const auto& [theme, label] : {std::pair{views::Theme::kSystem, "&System"}, std::pair{views::Theme::kLight, "&Light"},
+                                     std::pair{views::Theme::kDark, "&Dark"}}) {
+    QAction* action = theme_menu->addAction(label);
+    action->setCheckable(true);
+    action->setChecked(theme == chosen);
+    themes->addAction(action);
+    connect(action, &QAction::triggered, this, [this, theme = theme] { SetTheme(theme); });
+  }
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
@@ -1016,6 +1030,14 @@ void MainWindow::ShowInstructionIn(const QString& instruction, views::ShowInTarg
       break;
   }
   if (!found) statusBar()->showMessage(QStringLiteral("%1 is not in this view").arg(instruction), 5000);
+}
+
+void MainWindow::SetTheme(views::Theme theme) {
+  QSettings().setValue("view/theme", views::ThemeName(theme));
+  views::ApplyTheme(theme);
+  // Canvases repaint in the new colours; charts and the text's highlighting
+  // are built in them, so the run is shown afresh.
+  if (current_run_ >= 0) ShowRun(current_run_);
 }
 
 void MainWindow::FindNext(int direction) {

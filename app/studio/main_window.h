@@ -14,6 +14,7 @@
 #include "core/analysis/stage_module.h"
 #include "core/trace/profile.h"
 #include "views/show_in.h"
+#include "views/studio_theme.h"
 
 class QComboBox;
 class QLabel;
@@ -94,6 +95,8 @@ class MainWindow : public QMainWindow {
   View current_view() const;
   // "Show in …": the instruction selected in the view `target` names.
   void ShowInstructionIn(const QString& instruction, views::ShowInTarget target);
+  // Light, dark or the system's; remembered for the next session.
+  void SetTheme(views::Theme theme);
   // True while a stage is parsed or a graph laid out.
   bool busy() const;
   // Runs `done` once nothing is busy, or after `timeout_ms`.

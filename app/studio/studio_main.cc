@@ -2,6 +2,7 @@
 //    [--screenshot OUT.png] [--view graph|timeline|text|…|comparison]`
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSettings>
 #include <QTimer>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "app/studio/main_window.h"
 #include "views/error_dialog.h"
 #include "views/program_runner.h"
+#include "views/studio_theme.h"
 
 namespace {
 
@@ -45,7 +47,9 @@ int main(int argc, char** argv) {
   parser.addOption(view);
   QCommandLineOption run("run", "Compile and run the program on CHIP[:TOPOLOGY[:STEPS]] (repeatable: each run joins the session and is compared with the one before).", "run");
   parser.addOption(compare);
+  QCommandLineOption theme("theme", "The colours: system, light or dark (default: as last chosen in View > Theme).", "theme");
   parser.addOption(run);
+  parser.addOption(theme);
   if (OnlyPrints(argc, argv)) {
     QCoreApplication text_only(argc, argv);
     SetApplicationNames();
@@ -66,6 +70,14 @@ int main(int argc, char** argv) {
     }
     runs.push_back(*std::move(request));
   }
+
+  const QString theme_name = parser.isSet(theme) ? parser.value(theme) : QSettings().value("view/theme", "system").toString();
+  const std::optional<systolic::views::Theme> chosen_theme = systolic::views::ParseTheme(theme_name);
+  if (!chosen_theme) {
+    std::fprintf(stderr, "systolic-studio: unknown theme '%s' (system, light or dark)\n", theme_name.toLocal8Bit().constData());
+    return 2;
+  }
+  systolic::views::ApplyTheme(*chosen_theme);
 
   std::optional<systolic::studio::MainWindow::View> wanted;
   if (parser.isSet(view)) {

@@ -4,6 +4,7 @@
 #include <QDropEvent>
 #include <QImage>
 #include <QLabel>
+#include <QChartView>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QListWidget>
@@ -30,6 +31,7 @@
 #include "views/error_dialog.h"
 #include "views/welcome_page.h"
 #include "views/graph_canvas.h"
+#include "views/roofline_chart.h"
 #include "views/hlo_text_view.h"
 #include "views/graph_node_item.h"
 #include "views/graph_pane.h"
@@ -41,6 +43,8 @@
 #include "views/recompilations_view.h"
 #include "views/run_comparison_view.h"
 #include "views/show_in.h"
+#include "views/studio_palette.h"
+#include "views/studio_theme.h"
 #include "views/sharding_view.h"
 #include "views/timeline_canvas.h"
 #include "views/timeline_view.h"
@@ -446,6 +450,37 @@ class StudioWindowTest : public QObject {
     emit window.op_profile_view()->showInRequested("fusion.3", views::ShowInTarget::kTimeline);
     QCOMPARE(window.current_view(), MainWindow::View::kTimeline);
     QVERIFY(window.timeline_view()->canvas()->highlighted_instructions().contains("fusion.3"));
+  }
+
+  // View > Theme: the dark palette reaches every canvas and chart, and the
+  // light one brings them back.
+  void everyCanvasAndChartFollowsTheTheme() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(profile_path_, &error), qPrintable(error));
+    WaitIdle(window);
+    auto lightness_at_corner = [](QWidget* widget) {
+      const QImage image = widget->grab().toImage();
+      return image.pixelColor(image.width() - 4, image.height() - 4).lightness();
+    };
+    for (const views::Theme theme : {views::Theme::kDark, views::Theme::kLight}) {
+      const bool dark = theme == views::Theme::kDark;
+      window.SetTheme(theme);
+      WaitIdle(window);
+      QCOMPARE(views::StudioPalette::Get().dark, dark);
+      window.ShowView(MainWindow::View::kTimeline);
+      QVERIFY(dark == (lightness_at_corner(window.timeline_view()->canvas()->viewport()) < 100));
+      window.ShowView(MainWindow::View::kGraph);
+      WaitIdle(window);
+      QCOMPARE(window.graph_view()->after()->canvas()->backgroundBrush().color(), views::StudioPalette::Get().canvas);
+      window.ShowView(MainWindow::View::kRoofline);
+      QChartView* chart = window.roofline_chart()->findChild<QChartView*>();
+      QVERIFY(chart != nullptr);
+      QCOMPARE(chart->chart()->theme(), dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    }
+    window.SetTheme(views::Theme::kSystem);  // as the other tests expect
   }
 
   void theExplorerDrivesTheViews() {
