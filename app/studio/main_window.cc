@@ -34,13 +34,12 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
-#include <cstring>
 
 #include "core/analysis/event_details.h"
 #include "core/analysis/program_profile.h"
 #include "core/analysis/run_comparison.h"
 #include "core/stablehlo/program_file.h"
-#include "core/trace/chunk_format.h"
+#include "core/trace/file_kind.h"
 #include "core/trace/profile_reader.h"
 #include "core/trace/xspace_importer.h"
 #include "views/details_pane.h"
@@ -101,26 +100,6 @@ QString AboutText() {
       .arg(QCoreApplication::applicationVersion(), QStringLiteral(__DATE__),
            QStringLiteral(SYSTOLIC_COMPILER).toHtmlEscaped(), QStringLiteral(QT_VERSION_STR),
            QString::fromLatin1(qVersion()));
-}
-
-enum class FileKind { kProfile, kXSpace, kProgram };
-
-// Profiles are recognised by their magic bytes (a file named .sysprof
-// without them is read as a profile too, so its error says what is wrong
-// with it as a profile), XSpaces by their name; the rest must be program
-// text, which the loader checks.
-FileKind KindOf(const QString& path) {
-  QFile file(path);
-  if (file.open(QIODevice::ReadOnly)) {
-    const QByteArray head = file.read(sizeof(trace::kProfileMagic));
-    if (head.size() == int(sizeof(trace::kProfileMagic)) &&
-        std::memcmp(head.constData(), trace::kProfileMagic, sizeof(trace::kProfileMagic)) == 0) {
-      return FileKind::kProfile;
-    }
-  }
-  if (path.endsWith(".sysprof")) return FileKind::kProfile;
-  if (path.endsWith(".xplane.pb") || path.endsWith(".pb")) return FileKind::kXSpace;
-  return FileKind::kProgram;
 }
 
 }  // namespace
@@ -478,8 +457,19 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
     ~Restore() { QApplication::restoreOverrideCursor(); }
   } restore;
   const std::string file = path.toStdString();
-  switch (KindOf(path)) {
-    case FileKind::kProfile: {
+  // Files are told apart by their content, not their names.
+  absl::StatusOr<trace::FileKind> kind = trace::KindOfFile(file);
+  if (!kind.ok()) {
+    *error = FromStatus(kind.status());
+    return false;
+  }
+  switch (*kind) {
+    case trace::FileKind::kNpy:
+      *error = QStringLiteral("%1 is a NumPy array (.npy), not a program or a profile: arrays are "
+                              "a program's arguments (systolic run PROGRAM --args %1,…)")
+                   .arg(info.fileName());
+      return false;
+    case trace::FileKind::kProfile: {
       bool cancelled = false;
       absl::StatusOr<trace::Profile> profile = ReadProfileWithProgress(path, &cancelled);
       if (!profile.ok()) {
@@ -493,7 +483,7 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
       StartSession(info.fileName());
       break;
     }
-    case FileKind::kXSpace: {
+    case trace::FileKind::kXSpace: {
       absl::StatusOr<trace::Profile> profile = trace::ImportXSpaceFile(file);
       if (!profile.ok()) {
         *error = FromStatus(profile.status());
@@ -505,7 +495,8 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
       StartSession(info.fileName());
       break;
     }
-    case FileKind::kProgram: {
+    case trace::FileKind::kText:
+    case trace::FileKind::kOtherBinary: {  // the loader says why it is no program
       absl::StatusOr<std::vector<HloFileModule>> loaded = LoadProgramFile(file, /*verify=*/true);
       if (!loaded.ok()) {
         *error = FromStatus(loaded.status());

@@ -135,6 +135,17 @@ class StudioWindowTest : public QObject {
       for (QChar c : error) QVERIFY2(c.unicode() >= 0x20 || c == '\n', qPrintable(error));
       QCOMPARE(window.profile(), open);
     }
+    // A NumPy array says what it is and where arrays go; a program named
+    // like an XSpace opens as the program it is.
+    QFile array(dir_.filePath("weights.sysprof"));
+    QVERIFY(array.open(QIODevice::WriteOnly));
+    array.write(QByteArray("\x93NUMPY\x01\x00", 8) + noise);
+    array.close();
+    QVERIFY(!window.OpenFile(array.fileName(), &error));
+    QVERIFY2(error.contains("is a NumPy array (.npy), not a program or a profile"), qPrintable(error));
+    QFile::copy(SYSTOLIC_SOURCE_DIR "/samples/hlo/mlp_layer.hlo", dir_.filePath("mlp.xplane.pb"));
+    QVERIFY2(window.OpenFile(dir_.filePath("mlp.xplane.pb"), &error), qPrintable(error));
+    QCOMPARE(window.profile()->programs.size(), size_t(1));
   }
 
   // Error dialogs keep the caret under its column (fixed width, spaces kept)
