@@ -266,6 +266,8 @@ void RunComparisonView::SetComparison(analysis::RunComparison comparison, const 
           .arg(delta > 0 ? "+" : "")
           .arg(c.before.step_ps > 0 ? 100 * delta / c.before.step_ps : 0.0, 0, 'f', 1));
   row("TFLOP/s", QString::number(c.before.tflops(), 'f', 3), QString::number(c.after.tflops(), 'f', 3), "");
+  row("of peak FLOP/s", QStringLiteral("%1 %").arg(100 * c.before.flop_utilization(), 0, 'f', 1),
+      QStringLiteral("%1 %").arg(100 * c.after.flop_utilization(), 0, 'f', 1), "");
   row("chip", QString::fromStdString(c.before.chip).toHtmlEscaped(), QString::fromStdString(c.after.chip).toHtmlEscaped(), "");
   row("steps", QString::number(c.before.steps), QString::number(c.after.steps), "");
   for (int k = 0; k < analysis::kOpCategoryCount; ++k) {

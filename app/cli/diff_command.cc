@@ -5,7 +5,7 @@
 // change.
 //
 // --json keys: before / after {file, title, chip, steps, step_seconds,
-// flops, tflops, busy_seconds {mxu, vector, dma, other}}, step_delta_seconds,
+// flops, tflops, flop_utilization, busy_seconds {mxu, vector, dma, other}}, step_delta_seconds,
 // ops [{instruction, before_seconds, after_seconds, delta_seconds,
 // share_of_delta}].
 #include <cmath>
@@ -37,6 +37,7 @@ nlohmann::json SideJson(const std::string& file, const RunSide& side) {
           {"chip", side.chip},      {"steps", side.steps},
           {"step_seconds", side.step_ps * 1e-12},
           {"flops", side.flops},    {"tflops", side.tflops()},
+          {"flop_utilization", side.flop_utilization()},
           {"busy_seconds", busy}};
 }
 
@@ -58,6 +59,8 @@ void PrintText(const std::string& a, const std::string& b, const RunComparison& 
                          Ps(c.after.step_ps, unit), SignedPs(c.step_delta_ps(), unit),
                          c.before.step_ps > 0 ? 100 * c.step_delta_ps() / c.before.step_ps : 0.0);
   out << absl::StrFormat("TFLOP/s    %14.3f -> %-14.3f\n", c.before.tflops(), c.after.tflops());
+  out << absl::StrFormat("of peak    %13.1f%% -> %.1f%%\n", 100 * c.before.flop_utilization(),
+                         100 * c.after.flop_utilization());
   for (int k = 0; k < analysis::kOpCategoryCount; ++k) {
     out << absl::StrFormat("%-10s %14s -> %-14s unit time per step, summed over its units\n",
                            analysis::OpCategoryName(analysis::OpCategory(k)),

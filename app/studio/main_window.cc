@@ -41,6 +41,7 @@
 #include "core/stablehlo/program_file.h"
 #include "core/trace/file_kind.h"
 #include "core/trace/profile_reader.h"
+#include "core/trace/profile_writer.h"
 #include "core/trace/xspace_importer.h"
 #include "views/details_pane.h"
 #include "views/error_dialog.h"
@@ -308,6 +309,14 @@ void MainWindow::CreateActions() {
   UpdateRecentFilesMenu();
   run_action_ = add(file, "&Compile and Run…", QKeySequence(Qt::CTRL | Qt::Key_R), [this] { CompileAndRun(); });
   run_action_->setEnabled(false);
+  save_run_action_ = add(file, "&Save Run As…", QKeySequence::SaveAs, [this] {
+    QString path = QFileDialog::getSaveFileName(this, "Save run", QString(), "Profiles (*.sysprof)");
+    if (path.isEmpty()) return;
+    if (!path.endsWith(".sysprof")) path += ".sysprof";
+    QString error;
+    if (!SaveRun(path, &error)) views::ShowErrorDialog(this, "Cannot save the run", error.toStdString());
+  });
+  save_run_action_->setEnabled(false);
   file->addSeparator();
   QMenu* export_menu = file->addMenu("&Export Graph");
   for (const char* format : {"svg", "png", "dot"}) {
@@ -800,6 +809,23 @@ void MainWindow::ColourGraphByComparison() {
       legend);
 }
 
+bool MainWindow::SaveRun(const QString& path, QString* error) {
+  if (!profile_ || current_run_ < 0 || runs_[size_t(current_run_)].program_only) {
+    *error = QStringLiteral("Nothing run to save: compile and run the program first (Ctrl+R).");
+    return false;
+  }
+  QApplication::setOverrideCursor(Qt::WaitCursor);
+  const absl::Status written = trace::WriteProfileFile(*profile_, path.toStdString());
+  QApplication::restoreOverrideCursor();
+  if (!written.ok()) {
+    *error = FromStatus(written);
+    return false;
+  }
+  statusBar()->showMessage(QStringLiteral("Saved %1").arg(path), 5000);
+  RememberRecentFile(path);
+  return true;
+}
+
 void MainWindow::StartSession(const QString& label) {
   runs_ = {{label, profile_, is_program_file_}};
   current_run_ = 0;
@@ -830,6 +856,7 @@ void MainWindow::UpdateRunPicker() {
   run_picker_->addItems(labels);
   run_picker_->setCurrentIndex(current_run_);
   run_picker_->setVisible(runs_.size() > 1);
+  save_run_action_->setEnabled(current_run_ >= 0 && !runs_[size_t(current_run_)].program_only);
   comparison_view_->SetRunChoices(labels);
 }
 

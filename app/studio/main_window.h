@@ -88,6 +88,9 @@ class MainWindow : public QMainWindow {
   // says; the run joins the session, is shown, and is compared with the run
   // shown before it. False with `error` when it fails or is cancelled.
   bool RunProgram(const views::ProgramRunRequest& request, QString* error);
+  // Writes the run shown as a profile (.sysprof) to open again later;
+  // false with `error` when it cannot.
+  bool SaveRun(const QString& path, QString* error);
   // Run `before` against run `after` in the Comparison view.
   bool CompareSessionRuns(int before, int after, QString* error);
 
@@ -192,6 +195,7 @@ class MainWindow : public QMainWindow {
   int current_run_ = -1;
   QComboBox* run_picker_ = nullptr;
   QAction* colour_by_comparison_ = nullptr;
+  QAction* save_run_action_ = nullptr;
 };
 
 }  // namespace systolic::studio

@@ -13,6 +13,7 @@ RunSide Side(const trace::Profile& profile, const OpProfile& ops) {
   RunSide side;
   side.title = profile.info.title.empty() ? profile.chip.name : profile.info.title;
   side.chip = profile.chip.name;
+  side.peak_flops_per_second = profile.chip.peak_flops_per_second;
   side.steps = std::max<int64_t>(ops.step_count, 1);
   const double steps = double(side.steps);
   side.step_ps = double(ops.step_ps) / steps;

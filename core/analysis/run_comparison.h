@@ -33,7 +33,13 @@ struct RunSide {
   double step_ps = 0;  // per step
   double flops = 0;    // per step, on the chip compared
   double category_ps[kOpCategoryCount] = {};  // busy time per step by unit category
+  double peak_flops_per_second = 0;            // the chip's; 0 when the profile lacks it
   double tflops() const { return step_ps > 0 ? flops / step_ps : 0; }  // FLOP/ps = TFLOP/s
+  // The run's FLOPs per second as a share of the chip's peak (MFU when the
+  // FLOPs are the model's); 0 when the peak is unknown.
+  double flop_utilization() const {
+    return peak_flops_per_second > 0 ? tflops() * 1e12 / peak_flops_per_second : 0;
+  }
 };
 
 struct RunComparison {

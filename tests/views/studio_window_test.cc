@@ -381,6 +381,19 @@ class StudioWindowTest : public QObject {
     WaitIdle(window);
     QCOMPARE(window.comparison_view()->model()->comparison().after.step_ps, v5e_step);
 
+    // A run is saved as a profile and opens again as it was.
+    QVERIFY(!window.runs()[window.current_run()].program_only);
+    const QString saved = dir_.filePath("what_if.sysprof");
+    QVERIFY2(window.SaveRun(saved, &error), qPrintable(error));
+    const int64_t events = window.profile()->timeline.event_count();
+    {
+      MainWindow reopened;
+      QVERIFY2(reopened.OpenFile(saved, &error), qPrintable(error));
+      QCOMPARE(reopened.profile()->timeline.event_count(), events);
+      QCOMPARE(reopened.profile()->chip.name, std::string("v5e"));
+      WaitIdle(reopened);
+    }
+
     // The program as opened has no timeline: choosing it says so.
     emit window.comparison_view()->runsChosen(0, 1);
     QVERIFY(window.comparison_view()->model()->rowCount() == 0);

@@ -321,6 +321,10 @@ TEST(DiffCommand, PerInstructionChangesSumToTheStepTimeChange) {
   EXPECT_EQ(j["after"]["chip"], "v5e");
   EXPECT_EQ(j["before"]["steps"], 2);
   EXPECT_EQ(j["after"]["steps"], 3);
+  // Each run's FLOP/s against its own chip's peak (v5e: 197 TFLOP/s).
+  const double v5e_share = j["after"]["flop_utilization"].get<double>();
+  EXPECT_GT(v5e_share, 0);
+  EXPECT_NEAR(v5e_share, j["after"]["tflops"].get<double>() / 197.0, 0.02 * v5e_share);
   const double step_delta = j["step_delta_seconds"].get<double>();
   EXPECT_NEAR(step_delta,
               j["after"]["step_seconds"].get<double>() - j["before"]["step_seconds"].get<double>(),

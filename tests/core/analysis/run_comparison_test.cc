@@ -14,6 +14,7 @@ trace::Profile SteppedRun(int steps, int64_t step_ps, int64_t dot_ps, const char
   trace::Profile p;
   p.info.title = title;
   p.chip.name = "v4";
+  p.chip.peak_flops_per_second = 1e15;
   trace::TimelinePlane& plane = p.timeline.AddPlane("/device:TPU:0", trace::PlaneKind::kDevice, 0);
   const int32_t steps_lane = plane.AddLine("steps", trace::LaneKind::kSteps).id();
   const int32_t mxu = plane.AddLine("MXU 0", trace::LaneKind::kMxu, 0, 0).id();
@@ -41,6 +42,8 @@ TEST(RunComparison, ChangesPerStepSumToTheStepTimeChange) {
   EXPECT_DOUBLE_EQ(c->after.step_ps, 1500);
   EXPECT_DOUBLE_EQ(c->before.flops, 1e6);
   EXPECT_DOUBLE_EQ(c->after.tflops(), 1e6 / 1500);
+  // 1e6 FLOPs in 1500 ps is 6.67e17 FLOP/s against a peak of 1e15.
+  EXPECT_DOUBLE_EQ(c->after.flop_utilization(), 1e6 / 1500e-12 / 1e15);
   EXPECT_DOUBLE_EQ(c->after.category_ps[int(OpCategory::kMxu)], 1300);
   ASSERT_FALSE(c->ops.empty());
   // Largest change first: dot +700; idle 300 -> 100 is -200; add and copy 0.
