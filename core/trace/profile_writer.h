@@ -18,7 +18,7 @@ namespace systolic::trace {
 struct WriteOptions {
   int zstd_level = 3;
   // Events per chunk: bounds the memory a reader or writer needs at once.
-  int64_t max_events_per_chunk = int64_t(1) << 20;
+  int64_t max_events_per_chunk = int64_t(1) << 16;
   // Sync to disk on every Flush (not just on Close), so a machine crash
   // keeps the flushed chunks too.
   bool durable_flush = false;

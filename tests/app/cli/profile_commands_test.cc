@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "core/trace/profile_reader.h"
 #include "core/trace/profile_writer.h"
 #include "core/trace/xplane.pb.h"
 #include "gmock/gmock.h"
@@ -74,6 +75,26 @@ TEST(CliCommands, ExportWritesAChromeTrace) {
   const nlohmann::json trace = nlohmann::json::parse(in);
   EXPECT_GT(trace["traceEvents"].size(), 100u);
   EXPECT_EQ(RunCli("export " + path).exit_code, 2);
+}
+
+// A profile written again in this build's format reads back equal, in
+// chunks small enough that reading it never holds much at once.
+TEST(CliCommands, ExportRewritesAProfileInSmallChunks) {
+  const std::string path = CliTempPath("rewrite_in.sysprof");
+  const std::string again = CliTempPath("rewrite_out.sysprof");
+  const Profile written = testing::MakeSampleProfile({.chips = 2, .events_per_lane = 20000});
+  ASSERT_TRUE(WriteProfileFile(written, path, {.max_events_per_chunk = int64_t(1) << 22}).ok());
+  CliResult run = RunCli("export " + path + " --sysprof " + again);
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("in format version"));
+  ReadReport before, after;
+  absl::StatusOr<Profile> one = ReadProfileFile(path, {}, &before);
+  absl::StatusOr<Profile> two = ReadProfileFile(again, {}, &after);
+  ASSERT_TRUE(one.ok() && two.ok());
+  EXPECT_TRUE(*one == *two);
+  EXPECT_GT(written.timeline.event_count(), int64_t(1) << 16);
+  EXPECT_GT(after.chunk_count, before.chunk_count);
+  EXPECT_EQ(RunCli("export " + path + " --chrome a.json --sysprof b.sysprof").exit_code, 2);
 }
 
 TEST(CliCommands, ImportConvertsAnXSpace) {
