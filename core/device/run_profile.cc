@@ -149,10 +149,26 @@ void AddChipPlane(trace::Timeline& timeline, const ChipSpec& spec, const std::st
   AddControlFlowLanes(plane, spec, timing.simulation.control_flow_spans);
 }
 
-// The devices whose planes the profile shows.
-int64_t ShownDevices(const TimedProgram& program) {
+// The devices whose planes the profile shows: every one up to
+// kMaxChipPlanes; past that on several slices, the first chips of every
+// slice alike, so transfers between slices (DCN) are drawn with both ends.
+std::vector<int32_t> ShownDevices(const TimedProgram& program, const Slice* slice) {
   const int64_t devices = program.slice_timing ? program.slice_timing->device_count() : 1;
-  return std::min<int64_t>(devices, kMaxChipPlanes);
+  std::vector<int32_t> shown;
+  const int64_t slices = slice != nullptr ? slice->topology.slices() : 1;
+  if (devices <= kMaxChipPlanes || slices <= 1) {
+    for (int64_t d = 0; d < std::min<int64_t>(devices, kMaxChipPlanes); ++d) shown.push_back(int32_t(d));
+    return shown;
+  }
+  const int64_t per_slice = slice->topology.chips_per_slice();
+  const int64_t each = std::max<int64_t>(1, kMaxChipPlanes / slices);
+  for (int64_t s = 0; s < slices && int64_t(shown.size()) < kMaxChipPlanes; ++s) {
+    for (int64_t c = 0; c < std::min(each, per_slice); ++c) {
+      const int64_t d = s * per_slice + c;
+      if (d < devices) shown.push_back(int32_t(d));
+    }
+  }
+  return shown;
 }
 
 // One run of `program` from time 0 on every shown device: simulated once,
@@ -162,10 +178,11 @@ trace::Timeline TimelineOfOneRun(const ChipSpec& spec, const Slice* slice,
                                  const TimedProgram& program, const std::string& step_name,
                                  const std::function<bool(int32_t chip, int32_t chips)>& chip_done) {
   trace::Timeline run;
-  const int32_t chips = int32_t(ShownDevices(program));
-  for (int32_t chip = 0; chip < chips; ++chip) {
-    AddChipPlane(run, spec, step_name, *program.chip, chip);
-    if (!chip_done(chip, chips)) return run;
+  const std::vector<int32_t> shown = ShownDevices(program, slice);
+  const int32_t chips = int32_t(shown.size());
+  for (int32_t i = 0; i < chips; ++i) {
+    AddChipPlane(run, spec, step_name, *program.chip, shown[size_t(i)]);
+    if (!chip_done(i, chips)) return run;
   }
   if (slice != nullptr && program.slice_timing != nullptr) {
     AddIciTransfers(*slice, *program.slice_timing, run);
@@ -237,8 +254,13 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
     }
   }
   if (devices > kMaxChipPlanes) {
-    p.info.notes.push_back(absl::StrCat("the timeline shows the first ", kMaxChipPlanes, " of ",
-                                        devices, " devices; every device runs the same program"));
+    const int64_t slices = slice != nullptr ? slice->topology.slices() : 1;
+    const std::string which =
+        slices > 1 ? absl::StrCat("the first ", std::min(kMaxChipPlanes / slices, slice->topology.chips_per_slice()),
+                                  " chips of each of its ", slices, " slices")
+                   : absl::StrCat("the first ", kMaxChipPlanes);
+    p.info.notes.push_back(absl::StrCat("the timeline shows ", which, " of ", devices,
+                                        " devices; every device runs the same program"));
   }
 
   trace::RunRecord run{1, header.title, 0, 0, {}};

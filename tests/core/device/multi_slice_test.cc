@@ -12,6 +12,7 @@
 #include "core/device/slice.h"
 #include "core/hlo/hlo_parser.h"
 #include "gmock/gmock.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
 namespace systolic::device {
@@ -146,6 +147,48 @@ TEST(MultiSlice, TheProfileShowsNetworkTransfersOnLanesOfTheirOwn) {
   EXPECT_TRUE(send);
   EXPECT_TRUE(receive);
   EXPECT_FALSE(p.timeline.flows().empty());
+}
+
+// Past the planes a profile draws, every slice still shows its first
+// chips, so a transfer between slices is drawn with both its ends.
+TEST(MultiSlice, LargeSlicesEachShowTheirFirstChips) {
+  const Slice slice = Load("v5e:8x8*2");
+  std::string groups;
+  for (int c = 0; c < 64; ++c) absl::StrAppend(&groups, c == 0 ? "{" : ",", "{", c, ",", c + 64, "}");
+  groups += "}";
+  auto module = ParseAndReturnUnverifiedModule(R"(
+HloModule m, replica_count=128
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY e {
+  x = f32[65536] parameter(0)
+  ROOT r = f32[65536] all-reduce(x), replica_groups=)" + groups + R"(, to_apply=add
+})");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto timed = CompileAndTimeOnSlice(*std::move(module), slice, SpmdDeviceCounts{128, 1});
+  ASSERT_TRUE(timed.ok()) << timed.status();
+  const trace::Profile p = ProfileOfSliceRun("two slices", slice, timed->compilation, timed->timing);
+  EXPECT_EQ(p.timeline.plane_count(), 64);
+  EXPECT_NE(p.timeline.FindChipPlane(31), nullptr);
+  EXPECT_EQ(p.timeline.FindChipPlane(32), nullptr);
+  EXPECT_NE(p.timeline.FindChipPlane(64), nullptr);  // slice 1's first chip
+  ASSERT_FALSE(p.info.notes.empty());
+  EXPECT_NE(p.info.notes.back().find("the first 32 chips of each of its 2 slices"), std::string::npos)
+      << p.info.notes.back();
+  // Chip 0 sends to chip 64 over the network, and the flow joins them.
+  bool dcn = false;
+  const trace::TimelinePlane* chip0 = p.timeline.FindChipPlane(0);
+  for (int32_t l = 0; l < chip0->line_count(); ++l) dcn = dcn || chip0->line(l).name() == "DCN send";
+  EXPECT_TRUE(dcn);
+  const int32_t plane64 = p.timeline.FindChipPlane(64)->id();
+  bool joined = false;
+  for (const trace::Flow& flow : p.timeline.flows()) {
+    joined = joined || (flow.source.plane == chip0->id() && flow.target.plane == plane64);
+  }
+  EXPECT_TRUE(joined);
 }
 
 TEST(MultiSlice, AChipWithoutNetworkFiguresFormsOneSliceOnly) {
