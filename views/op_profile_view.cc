@@ -88,6 +88,7 @@ void OpProfileView::SetProfile(std::shared_ptr<const trace::Profile> profile) {
   absl::StatusOr<analysis::OpProfile> ops =
       profile_ ? analysis::ComputeOpProfile(*profile_)
                : absl::StatusOr<analysis::OpProfile>(absl::NotFoundError("no profile open"));
+  status_ = ops.status();
   if (!ops.ok()) {
     model_->SetOpProfile({});
     summary_->setText(QString::fromStdString(std::string(ops.status().message())));

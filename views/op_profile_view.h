@@ -6,6 +6,7 @@
 #include <QWidget>
 #include <memory>
 
+#include "absl/status/status.h"
 #include "core/trace/profile.h"
 #include "views/show_in.h"
 
@@ -29,6 +30,8 @@ class OpProfileView : public QWidget {
   OpProfileModel* model() const { return model_; }
   QSortFilterProxyModel* sorted_model() const { return proxy_; }
   QTableView* table() const { return table_; }
+  // Why there is no op profile (OK when there is one).
+  const absl::Status& status() const { return status_; }
   // The category summary as shown ("" when there is no profile).
   QString summary() const;
   // Selects (and scrolls to) the row of the instruction named `name`,
@@ -50,6 +53,7 @@ class OpProfileView : public QWidget {
   QTableView* table_ = nullptr;
   OpProfileModel* model_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;
+  absl::Status status_;
   bool selecting_ = false;  // set while SelectInstruction moves the selection
 };
 

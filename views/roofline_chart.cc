@@ -57,13 +57,15 @@ RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent) {
   chart_ = new QChartView(this);
   chart_->setRenderHint(QPainter::Antialiasing);
   layout->addWidget(chart_, 1);
-  Rebuild();
+  Rebuild(absl::NotFoundError("no profile open"));
 }
 
 void RooflineChart::SetProfile(std::shared_ptr<const trace::Profile> profile) {
-  profile_ = std::move(profile);
-  Rebuild();
+  Rebuild(profile ? analysis::ComputeOpProfile(*profile)
+                  : absl::StatusOr<analysis::OpProfile>(absl::NotFoundError("no profile open")));
 }
+
+void RooflineChart::SetOpProfile(const absl::StatusOr<analysis::OpProfile>& ops) { Rebuild(ops); }
 
 QString RooflineChart::ToolTipAt(const QPointF& position) const {
   for (const analysis::OpStats& op : ops_.ops) {
@@ -78,13 +80,10 @@ QString RooflineChart::ToolTipAt(const QPointF& position) const {
   return {};
 }
 
-void RooflineChart::Rebuild() {
+void RooflineChart::Rebuild(const absl::StatusOr<analysis::OpProfile>& computed) {
   points_.clear();
   roof_.clear();
-  absl::StatusOr<analysis::OpProfile> computed =
-      profile_ ? analysis::ComputeOpProfile(*profile_)
-               : absl::StatusOr<analysis::OpProfile>(absl::NotFoundError("no profile open"));
-  ops_ = computed.ok() ? *std::move(computed) : analysis::OpProfile{};
+  ops_ = computed.ok() ? *computed : analysis::OpProfile{};
   const analysis::Roofline& roof = ops_.roofline;
 
   auto* chart = NewStudioChart();

@@ -10,6 +10,7 @@
 #include <QWidget>
 #include <memory>
 
+#include "absl/status/statusor.h"
 #include "core/analysis/op_profile.h"
 #include "core/trace/profile.h"
 
@@ -31,6 +32,9 @@ class RooflineChart : public QWidget {
   explicit RooflineChart(QWidget* parent = nullptr);
 
   void SetProfile(std::shared_ptr<const trace::Profile> profile);
+  // The same from an op profile already computed for it (the op profile
+  // view's), or why there is none.
+  void SetOpProfile(const absl::StatusOr<analysis::OpProfile>& ops);
 
   const analysis::OpProfile& op_profile() const { return ops_; }
   const QList<Point>& points() const { return points_; }
@@ -40,9 +44,8 @@ class RooflineChart : public QWidget {
   QString ToolTipAt(const QPointF& position) const;
 
  private:
-  void Rebuild();
+  void Rebuild(const absl::StatusOr<analysis::OpProfile>& computed);
 
-  std::shared_ptr<const trace::Profile> profile_;
   analysis::OpProfile ops_;
   QLabel* summary_ = nullptr;
   QChartView* chart_ = nullptr;

@@ -572,7 +572,11 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
   memory_chart_->SetProfile(profile_);
   op_profile_view_->SetProfile(profile_);
   details_->SetOpProfile(profile_ ? &op_profile_view_->model()->op_profile() : nullptr);
-  roofline_chart_->SetProfile(profile_);
+  // The roofline draws the op profile just computed, not one of its own.
+  const absl::Status& ops_status = op_profile_view_->status();
+  roofline_chart_->SetOpProfile(ops_status.ok()
+                                    ? absl::StatusOr<analysis::OpProfile>(op_profile_view_->model()->op_profile())
+                                    : absl::StatusOr<analysis::OpProfile>(ops_status));
   utilization_chart_->SetProfile(profile_);
   const trace::ProgramRecord* first = nullptr;
   int64_t first_index = -1;

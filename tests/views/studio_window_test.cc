@@ -461,6 +461,9 @@ class StudioWindowTest : public QObject {
     QString error;
     QVERIFY2(window.OpenFile(profile_path_, &error), qPrintable(error));
     WaitIdle(window);
+    // The roofline draws the op profile's instructions (computed once).
+    QCOMPARE(window.roofline_chart()->op_profile().ops.size(), window.op_profile_view()->model()->op_profile().ops.size());
+    QVERIFY(!window.roofline_chart()->points().isEmpty());
     emit window.op_profile_view()->showInRequested("fusion.3", views::ShowInTarget::kGraph);
     QCOMPARE(window.current_view(), MainWindow::View::kGraph);
     QCOMPARE(window.details()->Value("Instruction"), QString("fusion.3"));
