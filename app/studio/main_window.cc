@@ -486,10 +486,7 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
         if (cancelled) statusBar()->showMessage("Opening cancelled", 5000);
         return false;
       }
-      is_program_file_ = false;
-      path_ = path;
       OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), info.fileName());
-      StartSession(info.fileName());
       break;
     }
     case trace::FileKind::kXSpace: {
@@ -498,10 +495,7 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
         *error = FromStatus(profile.status());
         return false;
       }
-      is_program_file_ = false;
-      path_ = path;
       OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), info.fileName());
-      StartSession(info.fileName());
       break;
     }
     case trace::FileKind::kText:
@@ -534,28 +528,28 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
         adopted.push_back({{program.id, 0},
                            analysis::StageModule::Adopt(std::move(modules[i]), program.snapshots[0])});
       }
-      is_program_file_ = true;
-      path_ = path;
-      OpenProfile(profile, info.fileName(), std::move(adopted));
-      StartSession(info.fileName());
+      OpenProfile(profile, info.fileName(), std::move(adopted), /*program_only=*/true);
       break;
     }
   }
+  path_ = path;
   RememberRecentFile(path);
   return true;
 }
 
 void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, const QString& title,
+                             std::vector<AdoptedStage> adopted, bool program_only) {
+  // A new session: this profile is its first run (none when closing).
+  path_.clear();
+  runs_.clear();
+  if (profile) runs_.push_back({title, std::move(profile), program_only});
+  comparison_view_->Clear();
+  ColourGraphByComparison();
+  ShowRun(runs_.empty() ? -1 : 0, std::move(adopted));
+}
+
+void MainWindow::ShowProfile(std::shared_ptr<const trace::Profile> profile, const QString& title,
                              std::vector<AdoptedStage> adopted) {
-  if (!profile) {
-    path_.clear();
-    is_program_file_ = false;
-    runs_.clear();
-    current_run_ = -1;
-    comparison_view_->Clear();
-    ColourGraphByComparison();
-    UpdateRunPicker();
-  }
   outline_model_->SetModule(nullptr);
   outline_stage_.reset();
   explorer_model_->SetProfile(nullptr);
@@ -605,7 +599,8 @@ void MainWindow::OpenProfile(std::shared_ptr<const trace::Profile> profile, cons
     return;
   }
   // A program opens on its graph; a profile with a timeline on the timeline.
-  ShowView(first && (is_program_file_ || profile_->timeline.event_count() == 0) ? View::kGraph
+  const bool program_only = runs_[size_t(current_run_)].program_only;
+  ShowView(first && (program_only || profile_->timeline.event_count() == 0) ? View::kGraph
            : profile_->timeline.event_count() > 0                               ? View::kTimeline
                                                                                 : View::kGraph);
   const size_t programs = profile_->programs.size();
@@ -830,26 +825,22 @@ bool MainWindow::SaveRun(const QString& path, QString* error) {
   return true;
 }
 
-void MainWindow::StartSession(const QString& label) {
-  runs_ = {{label, profile_, is_program_file_}};
-  current_run_ = 0;
-  comparison_view_->Clear();
-  ColourGraphByComparison();
-  UpdateRunPicker();
-}
-
 int MainWindow::AddRun(SessionRun run) {
   runs_.push_back(std::move(run));
   UpdateRunPicker();
   return int(runs_.size()) - 1;
 }
 
-void MainWindow::ShowRun(int index) {
-  if (index < 0 || index >= int(runs_.size())) return;
-  const SessionRun& run = runs_[size_t(index)];
-  is_program_file_ = run.program_only;
+void MainWindow::ShowRun(int index, std::vector<AdoptedStage> adopted) {
+  if (index >= int(runs_.size())) return;
   current_run_ = index;
-  OpenProfile(run.profile, QStringLiteral("%1 — %2").arg(runs_.front().label, run.label));
+  if (index < 0) {
+    ShowProfile(nullptr, QString());
+  } else {
+    const SessionRun& run = runs_[size_t(index)];
+    ShowProfile(run.profile, index == 0 ? run.label : QStringLiteral("%1 — %2").arg(runs_.front().label, run.label),
+                std::move(adopted));
+  }
   UpdateRunPicker();
 }
 

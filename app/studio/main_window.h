@@ -67,11 +67,13 @@ class MainWindow : public QMainWindow {
   // Compares the open profile's run (before) with the profile at `path`
   // (after) in the Comparison view; on failure says why in `error`.
   bool CompareWith(const QString& path, QString* error);
-  // Shows a profile already in memory; `adopted` are stage modules the
-  // caller already has (program id, stage, module).
+  // Shows a profile already in memory as a new session's first run (null:
+  // closes what is open); `adopted` are stage modules the caller already
+  // has (program id, stage, module); `program_only` when it is a program
+  // not run yet.
   using AdoptedStage = std::pair<std::pair<int64_t, int64_t>, std::shared_ptr<const analysis::StageModule>>;
   void OpenProfile(std::shared_ptr<const trace::Profile> profile, const QString& title,
-                   std::vector<AdoptedStage> adopted = {});
+                   std::vector<AdoptedStage> adopted = {}, bool program_only = false);
 
   // The runs of this session: the file as opened, then every what-if run
   // made from it and every profile compared with it, in the order they came.
@@ -82,8 +84,8 @@ class MainWindow : public QMainWindow {
   };
   const std::vector<SessionRun>& runs() const { return runs_; }
   int current_run() const { return current_run_; }
-  // Shows run `index` of the session in every view.
-  void ShowRun(int index);
+  // Shows run `index` of the session in every view (-1: nothing).
+  void ShowRun(int index, std::vector<AdoptedStage> adopted = {});
   // Compiles the shown program (its input stage) and runs it as `request`
   // says; the run joins the session, is shown, and is compared with the run
   // shown before it. False with `error` when it fails or is cancelled.
@@ -153,8 +155,9 @@ class MainWindow : public QMainWindow {
   void FindInCurrentView();
   void FindNext(int direction);
   absl::StatusOr<trace::Profile> ReadProfileWithProgress(const QString& path, bool* cancelled);
-  // A new session whose first run is the profile just opened.
-  void StartSession(const QString& label);
+  // Fills every view with `profile` (the run being shown).
+  void ShowProfile(std::shared_ptr<const trace::Profile> profile, const QString& title,
+                   std::vector<AdoptedStage> adopted = {});
   int AddRun(SessionRun run);
   void UpdateRunPicker();
   // The graph coloured by the comparison shown, when asked for.
@@ -165,7 +168,6 @@ class MainWindow : public QMainWindow {
   views::StageStore* store_ = nullptr;
   std::shared_ptr<const trace::Profile> profile_;
   QString path_;
-  bool is_program_file_ = false;
   std::pair<int64_t, int64_t> text_stage_{-1, -1};  // (program id, stage) in the text tab
 
   QTabWidget* tabs_ = nullptr;
