@@ -5,9 +5,8 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "core/device/chip_spec_validator.h"
-
 #include "core/device/chip_spec_loader.h"
+#include "core/device/chip_spec_validator.h"
 #include "core/device/program_run.h"
 #include "core/device/slice.h"
 
@@ -17,8 +16,7 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
                                                     const ProgramRunRequest& request,
                                                     RunProgress& progress) {
   progress.Report(0.0, "loading the chip");
-  auto spec = device::LoadChipSpec(request.chip_spec_path.empty() ? request.chip_preset
-                                                                  : request.chip_spec_path);
+  auto spec = device::LoadChipSpec(request.chip());
   if (!spec.ok()) return spec.status();
   if (request.mxu_size > 0) {
     // What-if: the same chip with a larger or smaller systolic array.
@@ -34,9 +32,7 @@ absl::StatusOr<trace::Profile> CompileAndRunProgram(const HloModule& module,
   const std::string producer = "systolic studio";
   device::DeviceRequest devices;
   if (!request.topology.empty()) {
-    auto slice = device::LoadSlice(request.topology, request.chip_spec_path.empty()
-                                                         ? request.chip_preset
-                                                         : request.chip_spec_path);
+    auto slice = device::LoadSlice(request.topology, request.chip());
     if (!slice.ok()) return slice.status();
     if (request.mxu_size > 0) slice->spec = *spec;
     devices.topology = *std::move(slice);
@@ -56,8 +52,12 @@ absl::StatusOr<ProgramRunRequest> ParseRunRequest(const std::string& text) {
     return absl::InvalidArgumentError(absl::StrCat("'", text, "' is no run: write CHIP, CHIP:TOPOLOGY or CHIP:TOPOLOGY:STEPS"));
   }
   ProgramRunRequest request;
-  (parts[0].find('/') != std::string::npos || parts[0].find('.') != std::string::npos ? request.chip_spec_path
-                                                                                       : request.chip_preset) = parts[0];
+  // A path or a file name is a spec file; a bare word is a preset.
+  if (parts[0].find_first_of("/.") != std::string::npos) {
+    request.chip_spec_path = parts[0];
+  } else {
+    request.chip_preset = parts[0];
+  }
   if (parts.size() > 1) request.topology = parts[1];
   if (parts.size() > 2 && (!absl::SimpleAtoi(parts[2], &request.steps) || request.steps < 1)) {
     return absl::InvalidArgumentError(absl::StrCat("'", parts[2], "' in '", text, "' is no number of steps"));
@@ -67,12 +67,9 @@ absl::StatusOr<ProgramRunRequest> ParseRunRequest(const std::string& text) {
 }
 
 std::string DescribeRequest(const ProgramRunRequest& request) {
-  std::string chip = request.chip_preset;
-  if (!request.chip_spec_path.empty()) {
-    const size_t slash = request.chip_spec_path.find_last_of('/');
-    chip = slash == std::string::npos ? request.chip_spec_path : request.chip_spec_path.substr(slash + 1);
-  }
-  std::string text = chip;
+  // A spec file by its name, without its folder.
+  const size_t slash = request.chip().find_last_of('/');
+  std::string text = slash == std::string::npos ? request.chip() : request.chip().substr(slash + 1);
   if (!request.topology.empty()) absl::StrAppend(&text, " · ", request.topology);
   if (request.mxu_size > 0) absl::StrAppend(&text, " · MXU ", request.mxu_size, "²");
   absl::StrAppend(&text, " · ", request.steps, request.steps == 1 ? " step" : " steps");

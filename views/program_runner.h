@@ -25,6 +25,8 @@ struct ProgramRunRequest {
   std::string topology;        // "2x2", "4x4x4"
   int64_t steps = 1;
   int32_t mxu_size = 0;        // a square MXU of this many PEs a side; 0: the chip's own
+  // The spec file when one is given, else the preset.
+  const std::string& chip() const { return chip_spec_path.empty() ? chip_preset : chip_spec_path; }
 };
 
 // "v5e", "v5e:2x2", "v4:2x2x2:3" (chip preset or spec file, then the

@@ -10,11 +10,11 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
 
 #include "views/studio_palette.h"
 #include "views/timeline_canvas.h"
-#include <algorithm>
-#include <cmath>
 
 namespace systolic::views {
 
@@ -29,6 +29,12 @@ void RunComparisonModel::SetComparison(analysis::RunComparison comparison) {
 
 QString RunComparisonModel::Duration(double ps) const {
   return QString::fromStdString(analysis::FormatPsIn(int64_t(std::llround(ps)), unit_));
+}
+
+QString RunComparisonModel::InstructionAt(int row) const {
+  if (row < 0 || row >= int(comparison_.ops.size())) return {};
+  const std::string& name = comparison_.ops[size_t(row)].name;
+  return analysis::IsInstructionRow(name) ? QString::fromStdString(name) : QString();
 }
 
 int RunComparisonModel::rowCount(const QModelIndex& parent) const {
@@ -135,8 +141,8 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent) {
   splitter->addWidget(table_);
   table_->setContextMenuPolicy(Qt::CustomContextMenu);
   connect(table_, &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-    const QString name = model_->index(table_->indexAt(at).row(), RunComparisonModel::kInstruction).data().toString();
-    if (name.isEmpty() || name.startsWith('(')) return;
+    const QString name = model_->InstructionAt(table_->indexAt(at).row());
+    if (name.isEmpty()) return;
     QMenu menu(this);
     AddShowInActions(&menu, name, ShowInTarget::kComparison,
                      [this](const QString& instruction, ShowInTarget target) { emit showInRequested(instruction, target); });
@@ -164,8 +170,8 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent) {
   connect(model_, &QAbstractItemModel::modelReset, this, [this] { SetFilter(filter_->text()); });
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
-            const QString name = model_->index(current.row(), RunComparisonModel::kInstruction).data().toString();
-            if (name.isEmpty() || name.startsWith('(')) return;
+            const QString name = model_->InstructionAt(current.row());
+            if (name.isEmpty()) return;
             for (TimelineCanvas* timeline : timelines_) timeline->HighlightInstructions({name});
             emit instructionSelected(name);
           });

@@ -32,6 +32,8 @@ class RunComparisonModel : public QAbstractTableModel {
   void SetComparison(analysis::RunComparison comparison);
   const analysis::RunComparison& comparison() const { return comparison_; }
   QString Duration(double ps) const;
+  // The instruction of a row; empty for the idle and unattributed rows.
+  QString InstructionAt(int row) const;
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

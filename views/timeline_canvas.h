@@ -82,6 +82,8 @@ class TimelineCanvas : public QAbstractScrollArea {
   // Lights up the events that ran these instructions (empty: none).
   void HighlightInstructions(const QStringList& names);
   const QStringList& highlighted_instructions() const { return highlighted_; }
+  // Whether any event of the trace ran one of them.
+  bool has_highlighted_events() const { return !matcher_.empty(); }
   bool IsHighlighted(const trace::EventRef& ref) const;
   // The x (viewport coordinates) where an instant is drawn.
   double XOfTime(double ps) const { return kHeaderWidth + viewport_.XOf(ps); }

@@ -1026,7 +1026,7 @@ void MainWindow::ShowInstructionIn(const QString& instruction, views::ShowInTarg
       break;
     case views::ShowInTarget::kTimeline:
       timeline_view_->HighlightInstructions({instruction});
-      found = !timeline_view_->canvas()->highlighted_instructions().isEmpty();
+      found = timeline_view_->canvas()->has_highlighted_events();
       ShowView(View::kTimeline);
       break;
     case views::ShowInTarget::kText:

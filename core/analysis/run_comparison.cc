@@ -66,12 +66,12 @@ absl::StatusOr<RunComparison> CompareRuns(const trace::Profile& before, const tr
 absl::flat_hash_map<std::string, double> RelativeChanges(const RunComparison& comparison) {
   double largest = 0;
   for (const OpChange& op : comparison.ops) {
-    if (op.name != kIdleRow && op.name != kUnattributedRow) largest = std::max(largest, std::fabs(op.delta_ps()));
+    if (IsInstructionRow(op.name)) largest = std::max(largest, std::fabs(op.delta_ps()));
   }
   absl::flat_hash_map<std::string, double> changes;
   if (largest <= 0) return changes;
   for (const OpChange& op : comparison.ops) {
-    if (op.name == kIdleRow || op.name == kUnattributedRow || op.delta_ps() == 0) continue;
+    if (!IsInstructionRow(op.name) || op.delta_ps() == 0) continue;
     changes[op.name] = op.delta_ps() / largest;
   }
   return changes;

@@ -26,6 +26,9 @@ struct OpChange {
   double delta_ps() const { return after_ps - before_ps; }
 };
 
+// False for the idle and unattributed rows.
+inline bool IsInstructionRow(const std::string& name) { return name != kIdleRow && name != kUnattributedRow; }
+
 struct RunSide {
   std::string title;  // the profile's title, else its chip
   std::string chip;

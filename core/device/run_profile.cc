@@ -231,6 +231,7 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
   absl::flat_hash_map<int64_t, const TimedProgram*> program_by_id;
   absl::flat_hash_map<int64_t, trace::Timeline> run_of_program;
   int64_t devices = 1;
+  const TimedProgram* widest = nullptr;  // the program on the most devices
   for (const TimedProgram& program : programs) {
     p.programs.push_back(ProgramRecordOf(program));
     program_by_id[program.id] = &program;
@@ -246,19 +247,23 @@ trace::Profile ProfileOfPrograms(const ProfileHeader& header, const ChipSpec& sp
     };
     run_of_program.emplace(program.id, TimelineOfOneRun(spec, slice, program, step_name, chip_done));
     if (stopped) return p;
-    if (program.slice_timing) devices = std::max(devices, program.slice_timing->device_count());
+    if (program.slice_timing && program.slice_timing->device_count() > devices) {
+      devices = program.slice_timing->device_count();
+      widest = &program;
+    }
   }
   for (const TimedProgram& program : programs) {
     for (const std::string& warning : program.chip->warnings) {
       p.info.notes.push_back(absl::StrCat(program.compilation->module->name(), ": ", warning));
     }
   }
-  if (devices > kMaxChipPlanes) {
+  if (devices > kMaxChipPlanes && widest != nullptr) {
+    const int64_t shown = int64_t(ShownDevices(*widest, slice).size());
     const int64_t slices = slice != nullptr ? slice->topology.slices() : 1;
     const std::string which =
-        slices > 1 ? absl::StrCat("the first ", std::min(kMaxChipPlanes / slices, slice->topology.chips_per_slice()),
-                                  " chips of each of its ", slices, " slices")
-                   : absl::StrCat("the first ", kMaxChipPlanes);
+        slices <= 1       ? absl::StrCat("the first ", shown)
+        : shown >= slices ? absl::StrCat("the first ", shown / slices, " chips of each of its ", slices, " slices")
+                          : absl::StrCat("the first chip of each of the first ", shown, " of its ", slices, " slices");
     p.info.notes.push_back(absl::StrCat("the timeline shows ", which, " of ", devices,
                                         " devices; every device runs the same program"));
   }
