@@ -26,19 +26,22 @@ Slice Load(absl::string_view text) {
   return *std::move(slice);
 }
 
-// An all-reduce of 64 MiB of f32 over `groups` of 16 devices.
-std::unique_ptr<HloModule> AllReduceOver(const std::string& groups) {
-  const std::string text = R"(
-HloModule m, replica_count=16
+// An all-reduce of `elements` f32 (64 MiB by default) over `groups` of
+// `replicas` devices.
+std::unique_ptr<HloModule> AllReduceOver(const std::string& groups, int replicas = 16,
+                                         int64_t elements = 16777216) {
+  const std::string shape = absl::StrCat("f32[", elements, "]");
+  const std::string text = absl::StrCat(R"(
+HloModule m, replica_count=)", replicas, R"(
 add {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT s = f32[] add(a, b)
 }
 ENTRY e {
-  x = f32[16777216] parameter(0)
-  ROOT r = f32[16777216] all-reduce(x), replica_groups=)" + groups + R"(, to_apply=add
-})";
+  x = )", shape, R"( parameter(0)
+  ROOT r = )", shape, R"( all-reduce(x), replica_groups=)", groups, R"(, to_apply=add
+})");
   auto m = ParseAndReturnUnverifiedModule(text);
   EXPECT_TRUE(m.ok()) << m.status();
   return *std::move(m);
@@ -156,19 +159,7 @@ TEST(MultiSlice, LargeSlicesEachShowTheirFirstChips) {
   std::string groups;
   for (int c = 0; c < 64; ++c) absl::StrAppend(&groups, c == 0 ? "{" : ",", "{", c, ",", c + 64, "}");
   groups += "}";
-  auto module = ParseAndReturnUnverifiedModule(R"(
-HloModule m, replica_count=128
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-ENTRY e {
-  x = f32[65536] parameter(0)
-  ROOT r = f32[65536] all-reduce(x), replica_groups=)" + groups + R"(, to_apply=add
-})");
-  ASSERT_TRUE(module.ok()) << module.status();
-  auto timed = CompileAndTimeOnSlice(*std::move(module), slice, SpmdDeviceCounts{128, 1});
+  auto timed = CompileAndTimeOnSlice(AllReduceOver(groups, 128, 65536), slice, SpmdDeviceCounts{128, 1});
   ASSERT_TRUE(timed.ok()) << timed.status();
   const trace::Profile p = ProfileOfSliceRun("two slices", slice, timed->compilation, timed->timing);
   EXPECT_EQ(p.timeline.plane_count(), 64);
