@@ -106,6 +106,7 @@ EventDetails DescribeEvent(const trace::Timeline& timeline, const trace::EventRe
   if (clock_hz > 0) absl::StrAppend(&duration, " (", FormatCycles(details.duration_ps, clock_hz), ")");
   rows.push_back({"Duration", duration});
   rows.push_back({"Instruction", details.instruction});
+  if (const std::string* detail = plane.DetailOf(line, ref.event)) rows.push_back({"Detail", *detail});
 
   const std::vector<trace::Stat> stats = EventStats(plane, line, ref.event);
   absl::flat_hash_set<int32_t> shown;

@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "core/device/chip_figures.h"
 #include "core/device/chip_spec_loader.h"
 #include "core/device/core_units.h"
@@ -111,6 +112,25 @@ void AddControlFlowLanes(trace::TimelinePlane& plane, const ChipSpec& spec,
   }
 }
 
+// The event name of `instruction`, carrying it as its hlo_op as imported
+// profiles do.
+int32_t InstructionEventName(trace::TimelinePlane& plane, const std::string& instruction) {
+  const int32_t known = plane.event_metadata_count();
+  const int32_t id = plane.InternEventName(instruction);
+  if (id >= known) {
+    plane.mutable_event_metadata(id).stats.push_back(plane.MakeStringStat("hlo_op", instruction));
+  }
+  return id;
+}
+
+// The step of its kernel a device op ran ("mxu m0 n2 k7" of
+// "dot.3/mxu m0 n2 k7"): the instruction is the event's name already.
+absl::string_view KernelStepOf(absl::string_view op_name, absl::string_view instruction) {
+  absl::string_view step = op_name;
+  if (absl::ConsumePrefix(&step, instruction) && absl::ConsumePrefix(&step, "/")) return step;
+  return op_name;
+}
+
 // The plane of device `chip` in one run of `program`: the run on the steps
 // lane and a lane per unit of each core (an ICI unit only when it ran
 // something).
@@ -131,10 +151,9 @@ void AddChipPlane(trace::Timeline& timeline, const ChipSpec& spec, const std::st
                           : -1);
     for (const device::TraceEvent& e : lane.events) {
       const std::string& instruction = timing.lowered.InstructionOf(lane.core, e.op);
-      std::vector<trace::Stat> stats = {plane.MakeStringStat("hlo_op", instruction),
-                                        plane.MakeStringStat("long_name", e.name),
-                                        plane.MakeIntStat("cycles", e.duration_cycles),
-                                        plane.MakeDoubleStat("flops", e.flops),
+      // What every event of the instruction shares is its name's; what
+      // tiles of one kernel share is stored once as the lane's stat set.
+      std::vector<trace::Stat> stats = {plane.MakeDoubleStat("flops", e.flops),
                                         plane.MakeIntStat("bytes", e.bytes),
                                         plane.MakeDoubleStat("utilisation", e.utilization)};
       if (e.stall_cycles > 0) {
@@ -142,8 +161,9 @@ void AddChipPlane(trace::Timeline& timeline, const ChipSpec& spec, const std::st
         stats.push_back(
             plane.MakeStringStat("stall_cause", device::StallCauseName(e.stall_cause)));
       }
-      plane.AddEvent(line.id(), instruction, CyclesToPs(spec, e.start_cycle),
-                     CyclesToPs(spec, e.duration_cycles), stats);
+      line.Append(CyclesToPs(spec, e.start_cycle), CyclesToPs(spec, e.duration_cycles),
+                  InstructionEventName(plane, instruction), stats,
+                  plane.InternString(KernelStepOf(e.name, instruction)));
     }
   }
   AddControlFlowLanes(plane, spec, timing.simulation.control_flow_spans);

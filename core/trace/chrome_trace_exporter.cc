@@ -211,7 +211,8 @@ class Exporter {
       absl::StrAppend(&b, ",\"name\":", names_[id], ",\"cat\":", cat);
       absl::Span<const Stat> own = line.stats(i);
       const bool long_name = !metadata->display_name.empty();
-      if (!own.empty() || !metadata->stats.empty() || long_name) {
+      const std::string* detail = plane.DetailOf(line, i);
+      if (!own.empty() || !metadata->stats.empty() || long_name || detail != nullptr) {
         b.append(",\"args\":{");
         bool first = true;
         auto comma = [&] {
@@ -221,6 +222,10 @@ class Exporter {
         if (long_name) {
           comma();
           absl::StrAppend(&b, "\"long_name\":", Quote(metadata->name));
+        }
+        if (detail != nullptr) {
+          comma();
+          absl::StrAppend(&b, "\"detail\":", Quote(*detail));
         }
         // The event's own stats win over its name's stats of the same key.
         for (const Stat& s : metadata->stats) {

@@ -2,7 +2,10 @@
 //
 //   header   16 bytes  magic "\x89SYSPROF", u32 format version,
 //                      u32 CRC-32 of the 12 bytes before it
-//   version 2 (current): chunks, then a footer
+//   version 3 (current): as version 2; a lane's events refer to its stat
+//              sets, each stored once, and may carry a detail string
+//              (proto::Line)
+//   version 2: chunks, then a footer
 //     chunk  32 bytes  u32 marker "SPCK", u32 type, u64 stored size,
 //                      u64 raw size, u32 CRC-32 of the 20 bytes from the
 //                      type on and of the stored bytes, u32 zero
@@ -10,6 +13,7 @@
 //                      then the stored bytes (zstd of a proto::Profile, or
 //                      of a proto::ChunkIndex for the index chunk)
 //     footer 16 bytes  u64 offset of the index chunk, "SPROFEND"
+//              every event's stats were stored with the event
 //   version 1: u64 stored size, u32 CRC-32 of the stored bytes, then the
 //              stored bytes (zstd of one proto::Profile)
 //
@@ -28,7 +32,7 @@ namespace systolic::trace {
 inline constexpr char kProfileMagic[8] = {'\x89', 'S', 'Y', 'S', 'P', 'R', 'O', 'F'};
 inline constexpr char kFooterMagic[8] = {'S', 'P', 'R', 'O', 'F', 'E', 'N', 'D'};
 inline constexpr uint32_t kChunkMarker = 0x4b435053;  // "SPCK" in file order
-inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kFormatVersion = 3;
 inline constexpr uint32_t kOldestReadableVersion = 1;
 
 inline constexpr int64_t kFileHeaderSize = 16;

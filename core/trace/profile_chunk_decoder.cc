@@ -198,13 +198,9 @@ absl::Status ProfileChunkDecoder::MergePlane(const proto::Plane& in) {
           absl::StrCat("plane ", in.id(), ": stat name \"", name, "\" appears twice"));
     }
   }
-  for (const std::string& s : in.strings()) {
-    const uint32_t before = plane.string_count();
-    plane.InternString(s);
-    if (plane.string_count() != before + 1) {
-      return absl::DataLossError(absl::StrCat("plane ", in.id(), ": string value appears twice"));
-    }
-  }
+  // Strings are kept as written: refs are positions, and a string written
+  // twice is harmless.
+  for (const std::string& s : in.strings()) plane.AddString(s);
   for (const proto::EventMetadata& m : in.event_metadata()) {
     EventMetadata metadata{m.name(), m.display_name(), {}};
     metadata.stats.resize(m.stats_size());

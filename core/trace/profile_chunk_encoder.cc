@@ -263,7 +263,7 @@ absl::Status ProfileChunkEncoder::EncodeNew(const Profile& profile, const Emit& 
         }
         const int64_t take =
             std::min(line.size() - lmark.events, max_events_per_chunk_ - events_in_chunk);
-        EncodeLineEvents(line, lmark.events, lmark.events + take, current_line);
+        EncodeLineEvents(line, lmark.events, lmark.events + take, &lmark.stat_sets, current_line);
         lmark.events += take;
         events_in_chunk += take;
       }

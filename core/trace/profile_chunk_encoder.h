@@ -31,6 +31,7 @@ class ProfileChunkEncoder {
   // How much of each list has been encoded.
   struct LineMark {
     int64_t events = 0;
+    int64_t stat_sets = 1;  // set 0, the empty set, is implied
   };
   struct PlaneMark {
     int32_t event_metadata = 0;

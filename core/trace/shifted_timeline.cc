@@ -20,12 +20,15 @@ class PlaneTranslation {
     int32_t& name = stat_names_[size_t(stat.name_id)];
     if (name < 0) name = to_.InternStatName(from_.stat_name(stat.name_id));
     stat.name_id = name;
-    if (stat.kind == StatKind::kString) {
-      int64_t& ref = strings_[stat.string_ref];
-      if (ref < 0) ref = to_.InternString(from_.string(stat.string_ref));
-      stat = Stat::StringRef(name, uint32_t(ref));
-    }
+    if (stat.kind == StatKind::kString) stat = Stat::StringRef(name, String(stat.string_ref));
     return stat;
+  }
+
+  uint32_t String(uint32_t ref) {
+    if (ref == kNoDetail) return ref;
+    int64_t& mapped = strings_[ref];
+    if (mapped < 0) mapped = to_.InternString(from_.string(ref));
+    return uint32_t(mapped);
   }
 
   // Valid until the next call (events are copied by the million).
@@ -88,13 +91,29 @@ void AppendShiftedTimeline(const Timeline& run, int64_t offset_ps, Timeline& int
       TimelineLine& to_line =
           target.GetOrAddLine(line.name(), line.kind(), line.core(), line.unit());
       firsts.push_back({target.id(), to_line.id(), to_line.size()});
-      to_line.Reserve(to_line.size() + line.size());
-      for (int64_t i = 0; i < line.size(); ++i) {
-        // The name first: a new name's shared stats pass through the same scratch.
-        const int32_t name = translate.EventName(line.metadata_id(i));
-        to_line.Append(line.start_ps(i) + offset_ps, line.duration_ps(i), name,
-                       translate.Stats(line.stats(i)));
+      // Each stat set and name is translated once, however many events share it.
+      std::vector<int64_t> sets(size_t(line.stat_set_count()), -1);
+      std::vector<uint32_t> set_ids(line.has_event_stats() ? size_t(line.size()) : 0);
+      for (size_t i = 0; i < set_ids.size(); ++i) {
+        int64_t& mapped = sets[line.stat_set_id(int64_t(i))];
+        if (mapped < 0) mapped = to_line.InternStatSet(translate.Stats(line.stat_set(line.stat_set_id(int64_t(i)))));
+        set_ids[i] = uint32_t(mapped);
       }
+      std::vector<uint32_t> details(line.has_details() ? size_t(line.size()) : 0);
+      for (size_t i = 0; i < details.size(); ++i) details[i] = translate.String(line.detail(int64_t(i)));
+      std::vector<int32_t> names(size_t(line.size()));
+      for (size_t i = 0; i < names.size(); ++i) names[i] = translate.EventName(line.metadata_id(int64_t(i)));
+      to_line.AppendColumns(
+          line.size(),
+          [&](int64_t* starts, int64_t* durations, int32_t* ids) {
+            for (int64_t i = 0; i < line.size(); ++i) {
+              starts[i] = line.start_ps(i) + offset_ps;
+              durations[i] = line.duration_ps(i);
+              ids[i] = names[size_t(i)];
+            }
+            return true;
+          },
+          set_ids, details);
     }
   }
   auto moved = [&](const EventRef& ref) {

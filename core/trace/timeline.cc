@@ -110,7 +110,8 @@ std::vector<EventRef> Timeline::Search(absl::string_view needle, int64_t limit) 
 
     for (const TimelineLine& line : plane.lines()) {
       for (int64_t i = 0; i < line.size(); ++i) {
-        bool hit = name_hit[line.metadata_id(i)];
+        bool hit = name_hit[line.metadata_id(i)] ||
+                   (line.detail(i) != kNoDetail && string_hit[line.detail(i)]);
         if (!hit && line.has_event_stats()) {
           for (const Stat& s : line.stats(i)) {
             if (s.kind == StatKind::kString && searchable_stat[s.name_id] &&

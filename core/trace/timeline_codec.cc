@@ -1,6 +1,10 @@
 #include "core/trace/timeline_codec.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "core/hlo/status_macros.h"
 #include "core/trace/varint.h"
 
 namespace systolic::trace {
@@ -40,35 +44,73 @@ absl::Status DecodeStat(const proto::Stat& in, const TimelinePlane& plane, Stat*
   return absl::OkStatus();
 }
 
-void EncodeLineEvents(const TimelineLine& line, int64_t begin, int64_t end, proto::Line* out) {
-  // Written straight into the bytes fields, at most 10 bytes a varint.
-  const size_t n = size_t(end - begin);
-  std::string* starts = out->mutable_start_deltas_ps();
-  std::string* durations = out->mutable_durations_ps();
-  std::string* ids = out->mutable_metadata_ids();
-  starts->resize(n * kMaxVarintBytes);
-  durations->resize(n * kMaxVarintBytes);
-  ids->resize(n * kMaxVarintBytes);
-  char* s = starts->data();
-  char* d = durations->data();
-  char* m = ids->data();
+namespace {
+
+// Writes values(i) for i in [begin, end) as varints into `out`.
+template <typename Value>
+void EncodeColumn(int64_t begin, int64_t end, std::string* out, Value value) {
+  out->resize(size_t(end - begin) * kMaxVarintBytes);
+  char* p = out->data();
+  for (int64_t i = begin; i < end; ++i) p = WriteVarint(p, value(i));
+  out->resize(size_t(p - out->data()));
+}
+
+// Decodes a column of exactly `n` varints below `limit` into `out`; an empty
+// column gives an empty `out`.
+absl::Status DecodeIdColumn(absl::string_view column, int64_t n, uint64_t limit,
+                            absl::string_view what, const std::string& where,
+                            std::vector<uint32_t>* out) {
+  out->clear();
+  if (column.empty()) return absl::OkStatus();
+  if (CountVarints(column) != n) {
+    return absl::DataLossError(
+        absl::StrCat(where, ": ", what, " column holds ", CountVarints(column), " entries for ",
+                     n, " events"));
+  }
+  out->resize(size_t(n));
+  const char* p = column.data();
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t v = 0;
+    if (!ReadVarint(p, &v) || v >= limit) {
+      return absl::DataLossError(absl::StrCat(where, ", event ", i, " of the chunk: ", what, " ",
+                                              v, " does not exist (", limit, " known)"));
+    }
+    (*out)[size_t(i)] = uint32_t(v);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void EncodeLineEvents(const TimelineLine& line, int64_t begin, int64_t end,
+                      int64_t* sets_written, proto::Line* out) {
   // Deltas wrap around like the readers' sums, so any start round-trips.
   uint64_t previous = 0;
-  for (int64_t i = begin; i < end; ++i) {
+  EncodeColumn(begin, end, out->mutable_start_deltas_ps(), [&](int64_t i) {
     const uint64_t start = uint64_t(line.start_ps(i));
-    s = WriteVarint(s, ZigZag(int64_t(start - previous)));
+    const uint64_t delta = ZigZag(int64_t(start - previous));
     previous = start;
-    d = WriteVarint(d, uint64_t(line.duration_ps(i)));
-    m = WriteVarint(m, uint32_t(line.metadata_id(i)));
+    return delta;
+  });
+  EncodeColumn(begin, end, out->mutable_durations_ps(),
+               [&](int64_t i) { return uint64_t(line.duration_ps(i)); });
+  EncodeColumn(begin, end, out->mutable_metadata_ids(),
+               [&](int64_t i) { return uint32_t(line.metadata_id(i)); });
+  if (line.has_event_stats()) {
+    uint32_t last_set = 0;
+    for (int64_t i = begin; i < end; ++i) last_set = std::max(last_set, line.stat_set_id(i));
+    for (; *sets_written <= int64_t(last_set); ++*sets_written) {
+      proto::StatSet* set = out->add_stat_sets();
+      for (const Stat& s : line.stat_set(uint32_t(*sets_written))) EncodeStat(s, set->add_stats());
+    }
+    EncodeColumn(begin, end, out->mutable_stat_set_ids(),
+                 [&](int64_t i) { return line.stat_set_id(i); });
   }
-  starts->resize(size_t(s - starts->data()));
-  durations->resize(size_t(d - durations->data()));
-  ids->resize(size_t(m - ids->data()));
-  if (!line.has_event_stats()) return;
-  for (int64_t i = begin; i < end; ++i) {
-    absl::Span<const Stat> stats = line.stats(i);
-    out->add_stat_counts(uint32_t(stats.size()));
-    for (const Stat& stat : stats) EncodeStat(stat, out->add_event_stats());
+  if (line.has_details()) {
+    EncodeColumn(begin, end, out->mutable_details(), [&](int64_t i) {
+      const uint32_t detail = line.detail(i);
+      return detail == kNoDetail ? uint64_t(0) : uint64_t(detail) + 1;
+    });
   }
 }
 
@@ -88,8 +130,29 @@ absl::Status DecodeLineEvents(const proto::Line& in, const TimelinePlane& plane,
     return absl::DataLossError(absl::StrCat(where(), ": an event column ends inside a varint"));
   }
   if (in.stat_counts_size() != 0 && in.stat_counts_size() != n) return columns_differ();
+
+  auto decode_stats = [&](const google::protobuf::RepeatedPtrField<proto::Stat>& in_stats, int from,
+                          int count, std::vector<Stat>* out) -> absl::Status {
+    out->resize(size_t(count));
+    for (int i = 0; i < count; ++i) {
+      absl::Status s = DecodeStat(in_stats.Get(from + i), plane, &(*out)[size_t(i)]);
+      if (!s.ok()) return absl::DataLossError(absl::StrCat(where(), ": ", s.message()));
+    }
+    return absl::OkStatus();
+  };
   std::vector<Stat> stats;
+  for (const proto::StatSet& set : in.stat_sets()) {
+    SYSTOLIC_RETURN_IF_ERROR(decode_stats(set.stats(), 0, set.stats_size(), &stats));
+    if (line->stat_set_count() >= int64_t(UINT32_MAX)) {
+      return absl::DataLossError(absl::StrCat(where(), ": too many stat sets"));
+    }
+    line->AddStatSet(stats);
+  }
+  std::vector<uint32_t> set_ids;
+  SYSTOLIC_RETURN_IF_ERROR(DecodeIdColumn(in.stat_set_ids(), n, uint64_t(line->stat_set_count()),
+                                          "stat set", where(), &set_ids));
   if (in.stat_counts_size() > 0) {
+    // Version 2: each event's own stats, shared here as sets.
     uint64_t total = 0;
     for (uint32_t count : in.stat_counts()) total += count;
     if (total != uint64_t(in.event_stats_size())) {
@@ -97,15 +160,19 @@ absl::Status DecodeLineEvents(const proto::Line& in, const TimelinePlane& plane,
                                               " but there are ", in.event_stats_size(),
                                               " stats"));
     }
-    if (total + line->stats_count() > UINT32_MAX) {
-      return absl::DataLossError(absl::StrCat(where(), ": too many stats"));
-    }
-    stats.resize(in.event_stats_size());
-    for (int i = 0; i < in.event_stats_size(); ++i) {
-      absl::Status s = DecodeStat(in.event_stats(i), plane, &stats[i]);
-      if (!s.ok()) return absl::DataLossError(absl::StrCat(where(), ": ", s.message()));
+    set_ids.resize(size_t(n));
+    int from = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const int count = int(in.stat_counts(int(i)));
+      SYSTOLIC_RETURN_IF_ERROR(decode_stats(in.event_stats(), from, count, &stats));
+      from += count;
+      set_ids[size_t(i)] = line->InternStatSet(stats);
     }
   }
+  std::vector<uint32_t> details;
+  SYSTOLIC_RETURN_IF_ERROR(DecodeIdColumn(in.details(), n, uint64_t(plane.string_count()) + 1,
+                                          "detail", where(), &details));
+  for (uint32_t& d : details) d = d == 0 ? kNoDetail : d - 1;
 
   // Decoded straight into the lane's columns, checking as it goes; a bad
   // event abandons the whole batch. A varint running past the end of its
@@ -155,7 +222,7 @@ absl::Status DecodeLineEvents(const proto::Line& in, const TimelinePlane& plane,
         }
         return true;
       },
-      absl::Span<const uint32_t>(in.stat_counts().data(), in.stat_counts_size()), stats);
+      set_ids, details);
   if (!appended) return absl::DataLossError(error);
   return absl::OkStatus();
 }

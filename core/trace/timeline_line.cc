@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "absl/hash/hash.h"
+
 namespace systolic::trace {
 
 const char* LaneKindName(LaneKind kind) {
@@ -25,14 +27,54 @@ TimelineLine::TimelineLine(int32_t id, std::string name, LaneKind kind, int32_t 
                            int32_t unit)
     : id_(id), name_(std::move(name)), kind_(kind), core_(core), unit_(unit) {}
 
-absl::Span<const Stat> TimelineLine::stats(int64_t i) const {
-  if (stats_begin_.empty()) return {};
-  return absl::Span<const Stat>(stats_.data() + stats_begin_[i],
-                                stats_begin_[i + 1] - stats_begin_[i]);
+uint32_t TimelineLine::AddStatSet(absl::Span<const Stat> stats) {
+  set_stats_.insert(set_stats_.end(), stats.begin(), stats.end());
+  set_begin_.push_back(uint32_t(set_stats_.size()));
+  return uint32_t(stat_set_count() - 1);
+}
+
+namespace {
+uint64_t HashOfStats(absl::Span<const Stat> stats) {
+  uint64_t h = stats.size();
+  for (const Stat& s : stats) {
+    h = absl::HashOf(h, s.name_id, uint8_t(s.kind), s.uint64_value);
+  }
+  return h;
+}
+}  // namespace
+
+uint32_t TimelineLine::InternStatSet(absl::Span<const Stat> stats) {
+  if (stats.empty()) return 0;
+  if (set_index_.empty()) {
+    for (uint32_t id = 1; int64_t(id) < stat_set_count(); ++id) set_index_[HashOfStats(stat_set(id))] = id;
+  }
+  // A hash shared by two different sets keeps the later one; the earlier
+  // is then only not shared again.
+  auto [it, added] = set_index_.try_emplace(HashOfStats(stats), 0);
+  if (!added) {
+    absl::Span<const Stat> known = stat_set(it->second);
+    if (std::equal(known.begin(), known.end(), stats.begin(), stats.end())) return it->second;
+  }
+  it->second = AddStatSet(stats);
+  return it->second;
+}
+
+void TimelineLine::AppendOptional(UninitVector<uint32_t>& column, int64_t first, int64_t n,
+                                  absl::Span<const uint32_t> values, uint32_t none) {
+  if (column.empty() && values.empty()) return;
+  if (column.empty()) {
+    if (std::all_of(values.begin(), values.end(), [&](uint32_t v) { return v == none; })) return;
+    column.assign(size_t(first), none);
+  }
+  if (values.empty()) {
+    column.resize(size_t(n), none);
+  } else {
+    column.insert(column.end(), values.begin(), values.end());
+  }
 }
 
 int64_t TimelineLine::Append(int64_t start_ps, int64_t duration_ps, int32_t metadata_id,
-                             absl::Span<const Stat> stats) {
+                             absl::Span<const Stat> stats, uint32_t detail) {
   const int64_t index = size();
   if (index > 0 && (start_ps < starts_.back() ||
                     (start_ps == starts_.back() && duration_ps > durations_.back()))) {
@@ -41,11 +83,9 @@ int64_t TimelineLine::Append(int64_t start_ps, int64_t duration_ps, int32_t meta
   starts_.push_back(start_ps);
   durations_.push_back(duration_ps);
   metadata_ids_.push_back(metadata_id);
-  if (!stats.empty() && stats_begin_.empty()) stats_begin_.assign(index + 1, 0);
-  if (!stats_begin_.empty()) {
-    stats_.insert(stats_.end(), stats.begin(), stats.end());
-    stats_begin_.push_back(uint32_t(stats_.size()));
-  }
+  const uint32_t set = InternStatSet(stats);
+  AppendOptional(stat_set_ids_, index, index + 1, absl::MakeConstSpan(&set, 1), 0);
+  AppendOptional(details_, index, index + 1, absl::MakeConstSpan(&detail, 1), kNoDetail);
   const int64_t end = start_ps + duration_ps;
   if (index % kBlock == 0) {
     block_max_end_.push_back(block_max_end_.empty() ? end : std::max(block_max_end_.back(), end));
@@ -55,8 +95,8 @@ int64_t TimelineLine::Append(int64_t start_ps, int64_t duration_ps, int32_t meta
   return index;
 }
 
-void TimelineLine::AfterAppendColumns(int64_t first, absl::Span<const uint32_t> stat_counts,
-                                      absl::Span<const Stat> stats) {
+void TimelineLine::AfterAppendColumns(int64_t first, absl::Span<const uint32_t> stat_set_ids,
+                                      absl::Span<const uint32_t> details) {
   const int64_t n = size();
   if (first == n) return;
   for (int64_t i = std::max<int64_t>(first, 1); i < n && sorted_; ++i) {
@@ -65,15 +105,8 @@ void TimelineLine::AfterAppendColumns(int64_t first, absl::Span<const uint32_t> 
       sorted_ = false;
     }
   }
-  if (!stats.empty() && stats_begin_.empty()) stats_begin_.assign(first + 1, 0);
-  if (!stats_begin_.empty()) {
-    stats_begin_.reserve(n + 1);
-    for (int64_t i = 0; i < n - first; ++i) {
-      const uint32_t count = stat_counts.empty() ? 0 : stat_counts[i];
-      stats_begin_.push_back(stats_begin_.back() + count);
-    }
-    stats_.insert(stats_.end(), stats.begin(), stats.end());
-  }
+  AppendOptional(stat_set_ids_, first, n, stat_set_ids, 0);
+  AppendOptional(details_, first, n, details, kNoDetail);
   ExtendIndex(first);
 }
 
@@ -95,6 +128,8 @@ void TimelineLine::Reserve(int64_t events) {
   starts_.reserve(events);
   durations_.reserve(events);
   metadata_ids_.reserve(events);
+  if (!stat_set_ids_.empty()) stat_set_ids_.reserve(events);
+  if (!details_.empty()) details_.reserve(events);
   block_max_end_.reserve((events + kBlock - 1) / kBlock);
 }
 
@@ -102,8 +137,11 @@ void TimelineLine::ShrinkToFit() {
   starts_.shrink_to_fit();
   durations_.shrink_to_fit();
   metadata_ids_.shrink_to_fit();
-  stats_begin_.shrink_to_fit();
-  stats_.shrink_to_fit();
+  stat_set_ids_.shrink_to_fit();
+  details_.shrink_to_fit();
+  set_begin_.shrink_to_fit();
+  set_stats_.shrink_to_fit();
+  set_index_ = {};
   block_max_end_.shrink_to_fit();
 }
 
@@ -124,20 +162,8 @@ std::vector<int64_t> TimelineLine::Sort() {
   permute(starts_);
   permute(durations_);
   permute(metadata_ids_);
-  if (!stats_begin_.empty()) {
-    std::vector<uint32_t> begin(n + 1);
-    std::vector<Stat> stats;
-    stats.reserve(stats_.size());
-    for (int64_t i = 0; i < n; ++i) {
-      begin[i] = uint32_t(stats.size());
-      const int64_t old = order[i];
-      stats.insert(stats.end(), stats_.begin() + stats_begin_[old],
-                   stats_.begin() + stats_begin_[old + 1]);
-    }
-    begin[n] = uint32_t(stats.size());
-    stats_begin_.swap(begin);
-    stats_.swap(stats);
-  }
+  if (!stat_set_ids_.empty()) permute(stat_set_ids_);
+  if (!details_.empty()) permute(details_);
   RebuildIndex();
   sorted_ = true;
   std::vector<int64_t> new_index(n);
@@ -240,7 +266,10 @@ int64_t TimelineLine::BusyPs() const {
 int64_t TimelineLine::MemoryBytes() const {
   return int64_t(starts_.capacity() * sizeof(int64_t) + durations_.capacity() * sizeof(int64_t) +
                  metadata_ids_.capacity() * sizeof(int32_t) +
-                 stats_begin_.capacity() * sizeof(uint32_t) + stats_.capacity() * sizeof(Stat) +
+                 (stat_set_ids_.capacity() + details_.capacity() + set_begin_.capacity()) *
+                     sizeof(uint32_t) +
+                 set_stats_.capacity() * sizeof(Stat) +
+                 set_index_.capacity() * (sizeof(uint64_t) + sizeof(uint32_t) + 1) +
                  block_max_end_.capacity() * sizeof(int64_t));
 }
 
@@ -251,6 +280,7 @@ bool operator==(const TimelineLine& a, const TimelineLine& b) {
     return false;
   }
   for (int64_t i = 0; i < a.size(); ++i) {
+    if (a.detail(i) != b.detail(i)) return false;
     absl::Span<const Stat> x = a.stats(i), y = b.stats(i);
     if (!std::equal(x.begin(), x.end(), y.begin(), y.end())) return false;
   }

@@ -1,13 +1,16 @@
 // One lane of a timeline ("core 0 / MXU 1", "DMA 0", "ICI +x", a host
-// thread): its events as parallel columns, so an event costs 24 bytes (start,
-// duration, name id) plus 4 when the lane has per-event stats. Names and
-// stats shared by every event of a name live in the plane.
+// thread): its events as parallel columns, so an event costs 20 bytes (start,
+// duration, name id), plus 4 when the lane has per-event stats and 4 when it
+// has details. Names and stats shared by every event of a name live in the
+// plane; an event's own stats are one of the lane's stat sets, each stored
+// once however many events carry it (the tiles of one kernel share theirs).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/types/span.h"
 #include "core/trace/default_init_allocator.h"
 #include "core/trace/stat.h"
@@ -38,6 +41,9 @@ struct EventRange {
 // What the timeline draws for a stretch of a lane at one zoom level: either
 // one event at least a pixel wide (`event_index` >= 0) or the events merged
 // into one pixel column (`event_index` == -1).
+// An event without a detail string.
+inline constexpr uint32_t kNoDetail = UINT32_MAX;
+
 struct LodItem {
   int64_t start_ps = 0;
   int64_t end_ps = 0;
@@ -65,25 +71,43 @@ class TimelineLine {
   int64_t end_ps(int64_t i) const { return starts_[i] + durations_[i]; }
   int32_t metadata_id(int64_t i) const { return metadata_ids_[i]; }
   // The stats of this event alone (those of its name are in the plane).
-  absl::Span<const Stat> stats(int64_t i) const;
-  bool has_event_stats() const { return !stats_begin_.empty(); }
-  int64_t stats_count() const { return int64_t(stats_.size()); }
+  absl::Span<const Stat> stats(int64_t i) const { return stat_set(stat_set_id(i)); }
+  uint32_t stat_set_id(int64_t i) const { return stat_set_ids_.empty() ? 0 : stat_set_ids_[i]; }
+  bool has_event_stats() const { return !stat_set_ids_.empty(); }
+  // The event's own detail, a string of the plane (the tile of a kernel a
+  // simulated event ran: "mxu m0 n2 k7"), or kNoDetail.
+  uint32_t detail(int64_t i) const { return details_.empty() ? kNoDetail : details_[i]; }
+  bool has_details() const { return !details_.empty(); }
 
   // Appends an event and returns its index. Events may come in any order;
   // Sort() (Timeline::Finalize) orders them for the queries.
   int64_t Append(int64_t start_ps, int64_t duration_ps, int32_t metadata_id,
-                 absl::Span<const Stat> stats = {});
+                 absl::Span<const Stat> stats = {}, uint32_t detail = kNoDetail);
   // Appends `n` events at once (decoders append millions): `fill(starts,
   // durations, metadata_ids)` writes the n entries of each column and
   // returns false to abandon the batch (nothing is then appended). Event i
-  // has stat_counts[i] of `stats`, in order (stat_counts empty: none).
+  // has stat set `stat_set_ids[i]` and detail `details[i]` (spans empty:
+  // none).
   template <typename Fill>
-  bool AppendColumns(int64_t n, Fill fill, absl::Span<const uint32_t> stat_counts = {},
-                     absl::Span<const Stat> stats = {});
+  bool AppendColumns(int64_t n, Fill fill, absl::Span<const uint32_t> stat_set_ids = {},
+                     absl::Span<const uint32_t> details = {});
   // Room for at least `events` events in all (grows geometrically).
   void Reserve(int64_t events);
-  // Gives back room reserved beyond the events held.
+  // Gives back room reserved beyond the events held, and the index of the
+  // stat sets (rebuilt if more events come).
   void ShrinkToFit();
+
+  // --- Stat sets ----------------------------------------------------------------
+  // Set 0 is the empty set.
+  int64_t stat_set_count() const { return int64_t(set_begin_.size()) - 1; }
+  absl::Span<const Stat> stat_set(uint32_t id) const {
+    return absl::Span<const Stat>(set_stats_.data() + set_begin_[id],
+                                  set_begin_[id + 1] - set_begin_[id]);
+  }
+  // The id of a set equal to `stats`, added when new.
+  uint32_t InternStatSet(absl::Span<const Stat> stats);
+  // Always adds a set (readers keep the ids the writer gave).
+  uint32_t AddStatSet(absl::Span<const Stat> stats);
 
   // --- Order ------------------------------------------------------------------
   // Events ordered by start, the longer first on equal starts (so a parent
@@ -119,9 +143,14 @@ class TimelineLine {
   void RebuildIndex();
   // The block index for the events from `first` on.
   void ExtendIndex(int64_t first);
-  // Order, stats and index bookkeeping for the events from `first` on.
-  void AfterAppendColumns(int64_t first, absl::Span<const uint32_t> stat_counts,
-                          absl::Span<const Stat> stats);
+  // Order, stat set, detail and index bookkeeping for the events from
+  // `first` on.
+  void AfterAppendColumns(int64_t first, absl::Span<const uint32_t> stat_set_ids,
+                          absl::Span<const uint32_t> details);
+  // A column of per-event values that stays empty until an event differs
+  // from `none`, then holds one entry per event.
+  static void AppendOptional(UninitVector<uint32_t>& column, int64_t first, int64_t n,
+                             absl::Span<const uint32_t> values, uint32_t none);
 
   int32_t id_;
   std::string name_;
@@ -132,10 +161,14 @@ class TimelineLine {
   UninitVector<int64_t> starts_;
   UninitVector<int64_t> durations_;
   UninitVector<int32_t> metadata_ids_;
-  // stats(i) = stats_[stats_begin_[i], stats_begin_[i+1]); empty until an
-  // event has stats.
-  std::vector<uint32_t> stats_begin_;
-  std::vector<Stat> stats_;
+  // Empty until an event has stats or a detail.
+  UninitVector<uint32_t> stat_set_ids_;
+  UninitVector<uint32_t> details_;
+  // stat_set(id) = set_stats_[set_begin_[id], set_begin_[id+1]).
+  std::vector<uint32_t> set_begin_ = {0, 0};
+  std::vector<Stat> set_stats_;
+  // Hash of a set's stats -> a set with that hash; empty when dropped.
+  absl::flat_hash_map<uint64_t, uint32_t> set_index_;
   // The latest end among the events of blocks 0..b (kBlock events each): a
   // window query skips every block before the first that reaches `from`.
   std::vector<int64_t> block_max_end_;
@@ -143,8 +176,8 @@ class TimelineLine {
 };
 
 template <typename Fill>
-bool TimelineLine::AppendColumns(int64_t n, Fill fill, absl::Span<const uint32_t> stat_counts,
-                                 absl::Span<const Stat> stats) {
+bool TimelineLine::AppendColumns(int64_t n, Fill fill, absl::Span<const uint32_t> stat_set_ids,
+                                 absl::Span<const uint32_t> details) {
   const int64_t first = size();
   Reserve(first + n);
   starts_.resize(first + n);
@@ -156,7 +189,7 @@ bool TimelineLine::AppendColumns(int64_t n, Fill fill, absl::Span<const uint32_t
     metadata_ids_.resize(first);
     return false;
   }
-  AfterAppendColumns(first, stat_counts, stats);
+  AfterAppendColumns(first, stat_set_ids, details);
   return true;
 }
 

@@ -37,9 +37,21 @@ int32_t TimelinePlane::FindStatName(absl::string_view name) const {
 }
 
 uint32_t TimelinePlane::InternString(absl::string_view value) {
-  auto [it, added] = string_ids_.try_emplace(value, uint32_t(strings_.size()));
-  if (added) strings_.emplace_back(value);
-  return it->second;
+  // The first of equal strings a reader added is the one found.
+  for (; string_index_.indexed < strings_.size(); ++string_index_.indexed) {
+    string_index_.ids.try_emplace(strings_[string_index_.indexed], string_index_.indexed);
+  }
+  auto it = string_index_.ids.find(value);
+  if (it != string_index_.ids.end()) return it->second;
+  const uint32_t ref = AddString(std::string(value));
+  string_index_.ids.emplace(strings_.back(), ref);
+  string_index_.indexed = uint32_t(strings_.size());
+  return ref;
+}
+
+uint32_t TimelinePlane::AddString(std::string value) {
+  strings_.push_back(std::move(value));
+  return uint32_t(strings_.size() - 1);
 }
 
 Stat TimelinePlane::MakeIntStat(absl::string_view name, int64_t value) {
@@ -83,8 +95,15 @@ TimelineLine& TimelinePlane::GetOrAddLine(absl::string_view name, LaneKind kind,
 }
 
 int64_t TimelinePlane::AddEvent(int32_t line, absl::string_view name, int64_t start_ps,
-                                int64_t duration_ps, absl::Span<const Stat> stats) {
-  return lines_[line].Append(start_ps, duration_ps, InternEventName(name), stats);
+                                int64_t duration_ps, absl::Span<const Stat> stats,
+                                absl::string_view detail) {
+  const uint32_t detail_ref = detail.empty() ? kNoDetail : InternString(detail);
+  return lines_[line].Append(start_ps, duration_ps, InternEventName(name), stats, detail_ref);
+}
+
+const std::string* TimelinePlane::DetailOf(const TimelineLine& line, int64_t event) const {
+  const uint32_t ref = line.detail(event);
+  return ref == kNoDetail ? nullptr : &strings_[ref];
 }
 
 int64_t TimelinePlane::event_count() const {
@@ -101,6 +120,7 @@ int64_t TimelinePlane::MemoryBytes() const {
                      m.stats.capacity() * sizeof(Stat));
   }
   for (const std::string& s : strings_) bytes += int64_t(sizeof(std::string) + s.capacity());
+  bytes += int64_t(string_index_.ids.capacity() * (sizeof(absl::string_view) + sizeof(uint32_t) + 1));
   return bytes;
 }
 

@@ -50,6 +50,8 @@ class TimelinePlane {
   const std::string& stat_name(int32_t id) const { return stat_names_[id]; }
   int32_t FindStatName(absl::string_view name) const;
   uint32_t InternString(absl::string_view value);
+  // Always adds a string (readers keep the writer's refs; no lookup).
+  uint32_t AddString(std::string value);
   uint32_t string_count() const { return uint32_t(strings_.size()); }
   const std::string& string(uint32_t ref) const { return strings_[ref]; }
 
@@ -78,9 +80,12 @@ class TimelinePlane {
   TimelineLine& mutable_line(int32_t i) { return lines_[i]; }
   const std::deque<TimelineLine>& lines() const { return lines_; }
 
-  // Appends an event to lane `line`, naming it (producers' shortcut).
+  // Appends an event to lane `line`, naming it (producers' shortcut); a
+  // non-empty `detail` is the event's own (TimelineLine::detail).
   int64_t AddEvent(int32_t line, absl::string_view name, int64_t start_ps, int64_t duration_ps,
-                   absl::Span<const Stat> stats = {});
+                   absl::Span<const Stat> stats = {}, absl::string_view detail = {});
+  // The detail of event `event` of `line` (a lane of this plane), or nullptr.
+  const std::string* DetailOf(const TimelineLine& line, int64_t event) const;
 
   int64_t event_count() const;
   int64_t MemoryBytes() const;
@@ -96,8 +101,25 @@ class TimelinePlane {
   absl::flat_hash_map<std::string, int32_t> event_ids_;
   std::vector<std::string> stat_names_;
   absl::flat_hash_map<std::string, int32_t> stat_ids_;
-  std::vector<std::string> strings_;
-  absl::flat_hash_map<std::string, uint32_t> string_ids_;
+  // A deque, so the index's keys stay put as strings are added.
+  std::deque<std::string> strings_;
+  // Looks strings up by value for InternString; built when first needed
+  // (readers add hundreds of thousands of strings that are never looked
+  // up), and empty in a copy, whose keys would point into this plane.
+  struct StringIndex {
+    absl::flat_hash_map<absl::string_view, uint32_t> ids;
+    uint32_t indexed = 0;  // strings_[0, indexed) are in `ids`
+    StringIndex() = default;
+    StringIndex(const StringIndex&) {}
+    StringIndex& operator=(const StringIndex&) {
+      ids.clear();
+      indexed = 0;
+      return *this;
+    }
+    StringIndex(StringIndex&&) = default;
+    StringIndex& operator=(StringIndex&&) = default;
+  };
+  StringIndex string_index_;
   std::vector<Stat> stats_;
   std::deque<TimelineLine> lines_;
 };

@@ -155,7 +155,10 @@ Profile MakeSampleProfile(const SampleOptions& options) {
           stats.push_back(plane.MakeDoubleStat("utilisation", i % 10 == 0 ? std::nan("") : 0.25 * i));
           stats.push_back(plane.MakeStringStat("hlo_op", absl::StrCat("op.", i % 3)));
         }
-        line.Append(start, duration, spec.event, stats);
+        const uint32_t detail = options.with_event_stats && i % 4 == 1
+                                    ? plane.InternString(absl::StrCat("mxu m", i % 3, " n", i % 7))
+                                    : kNoDetail;
+        line.Append(start, duration, spec.event, stats, detail);
       }
     }
     // A step marker enclosing nested events.

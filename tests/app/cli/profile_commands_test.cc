@@ -48,7 +48,7 @@ TEST(CliCommands, InfoSummarisesAProfile) {
   EXPECT_EQ(j["lanes"].size(), 2u * 6 + 1);
   EXPECT_EQ(j["lanes"][0]["events"], 40);
   EXPECT_EQ(j["chip"]["mxu_rows"], 128);
-  EXPECT_EQ(j["format_version"], 2);
+  EXPECT_EQ(j["format_version"], 3);
   EXPECT_TRUE(j["finished"].get<bool>());
 }
 

@@ -156,6 +156,36 @@ TEST(ProgramRunTest, ProfileIsTitledByItsTarget) {
   EXPECT_EQ(profile->runs[0].steps.size(), 3u);
 }
 
+TEST(ProgramRunTest, TilesOfAKernelShareTheirStatsAndNameTheirStep) {
+  constexpr char kBigMatmul[] = R"(
+HloModule big_matmul
+ENTRY e {
+  x = bf16[2048,2048] parameter(0)
+  w = bf16[2048,2048] parameter(1)
+  ROOT y = bf16[2048,2048] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)";
+  auto profile = CompileRunAndProfile(*Parse(kBigMatmul), Chip(), {}, 2, "test");
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  const trace::TimelinePlane& chip = profile->timeline.plane(0);
+  const trace::TimelineLine* mxu = nullptr;
+  for (const trace::TimelineLine& line : chip.lines()) {
+    if (line.kind() == trace::LaneKind::kMxu && line.size() >= 16) mxu = &line;
+  }
+  ASSERT_NE(mxu, nullptr);
+  // Each tile names its step of the kernel; its name carries the instruction.
+  ASSERT_TRUE(mxu->has_details());
+  const std::string* step = chip.DetailOf(*mxu, 0);
+  ASSERT_NE(step, nullptr);
+  EXPECT_THAT(*step, ::testing::StartsWith("mxu m"));
+  const trace::EventMetadata& name = chip.event_metadata(mxu->metadata_id(0));
+  EXPECT_EQ(name.name, "y");
+  ASSERT_EQ(name.stats.size(), 1u);
+  EXPECT_EQ(chip.stat_name(name.stats[0].name_id), "hlo_op");
+  // Tiles of one shape share one stat set, and both steps share them.
+  EXPECT_LE(mxu->stat_set_count() * 4, mxu->size()) << mxu->stat_set_count() << " sets";
+}
+
 TEST(ProgramRunTest, StopsWhenProgressSaysSo) {
   int calls = 0;
   auto run = CompileAndRun(Parse(kMatmul), Chip(), {}, [&](double, absl::string_view) {

@@ -192,6 +192,27 @@ TEST(BrokenFile, InconsistentContentIsNamed) {
   EXPECT_THAT(ParseProfile(FrameChunk(bad)).status().message(),
               HasSubstr("stat string 4 of plane 0 does not exist"));
 
+  // Stat sets and details refer to what exists.
+  proto::Profile with_set = OnePlane();
+  proto::Line* line = with_set.mutable_timeline()->mutable_planes(0)->mutable_lines(0);
+  proto::Stat* flops = line->add_stat_sets()->add_stats();
+  flops->set_name_id(0);
+  flops->set_double_value(128);
+  line->set_stat_set_ids(Varints({1}));
+  ASSERT_TRUE(ParseProfile(FrameChunk(with_set)).ok());
+  bad = with_set;
+  bad.mutable_timeline()->mutable_planes(0)->mutable_lines(0)->set_stat_set_ids(Varints({2}));
+  EXPECT_THAT(ParseProfile(FrameChunk(bad)).status().message(),
+              HasSubstr("lane 0 of plane 0, event 0 of the chunk: stat set 2 does not exist (2 known)"));
+  bad = with_set;
+  bad.mutable_timeline()->mutable_planes(0)->mutable_lines(0)->set_stat_set_ids(Varints({1, 1}));
+  EXPECT_THAT(ParseProfile(FrameChunk(bad)).status().message(),
+              HasSubstr("stat set column holds 2 entries for 1 events"));
+  bad = OnePlane();
+  bad.mutable_timeline()->mutable_planes(0)->mutable_lines(0)->set_details(Varints({1}));
+  EXPECT_THAT(ParseProfile(FrameChunk(bad)).status().message(),
+              HasSubstr("detail 1 does not exist (1 known)"));
+
   bad = OnePlane();
   proto::Flow* flow = bad.mutable_timeline()->add_flows();
   flow->set_id(12);

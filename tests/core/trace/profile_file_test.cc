@@ -2,6 +2,7 @@
 // after the writer was killed, and in the older format version.
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "core/trace/chunk_format.h"
 #include "core/trace/partial_file.h"
@@ -295,6 +296,63 @@ TEST(ProfileFile, OlderFormatVersionOpens) {
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(report.format_version, 1u);
   EXPECT_TRUE(*read == written);
+}
+
+// A profile a version-2 build wrote (`systolic run
+// samples/hlo/allgather_overlap.hlo --topology v4:4x2 --timing-only`), when
+// every event kept its own stats: it reads whole, its stats shared as sets,
+// and writes back in the current version unchanged.
+TEST(ProfileFile, CommittedVersionTwoProfileOpens) {
+  ReadReport report;
+  absl::StatusOr<Profile> read =
+      ReadProfileFile(SYSTOLIC_TRACE_TEST_DATA "/allgather_overlap_v2.sysprof", {}, &report);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(report.format_version, 2u);
+  EXPECT_TRUE(report.finished);
+  const Timeline& timeline = read->timeline;
+  EXPECT_EQ(timeline.plane_count(), 8);
+  EXPECT_EQ(timeline.event_count(), 664);
+  EXPECT_EQ(timeline.flows().size(), 64u);
+  ASSERT_EQ(read->programs.size(), 1u);
+  EXPECT_EQ(read->programs[0].snapshots.size(), 20u);
+  // The epilogue of the fusion's first tile on chip 0, with the stall the
+  // simulator recorded.
+  const TimelinePlane& chip0 = timeline.plane(0);
+  bool found = false;
+  for (const TimelineLine& line : chip0.lines()) {
+    for (int64_t i = 0; i < line.size() && !found; ++i) {
+      std::map<std::string, std::string> stats;
+      for (const Stat& s : line.stats(i)) stats[chip0.stat_name(s.name_id)] = chip0.FormatStatValue(s);
+      if (stats["long_name"] != "fusion/mxu m0 n0 k0 epilogue") continue;
+      found = true;
+      EXPECT_EQ(line.name(), "core 0 / vector");
+      EXPECT_EQ(stats["stall_cycles"], "10327");
+      EXPECT_EQ(stats["stall_cause"], "dependency");
+      EXPECT_EQ(stats["flops"], "65536");
+    }
+  }
+  EXPECT_TRUE(found);
+
+  std::string again;
+  ASSERT_TRUE(ProfileWriter::ToString(&again)->Close(*read).ok());
+  ReadReport again_report;
+  absl::StatusOr<Profile> reread = ParseProfile(again, {}, &again_report);
+  ASSERT_TRUE(reread.ok()) << reread.status();
+  EXPECT_EQ(again_report.format_version, kFormatVersion);
+  EXPECT_TRUE(*reread == *read);
+}
+
+TEST(ProfileFile, StatSetsAndDetailsSpanChunks) {
+  // Small chunks: a set first used in a later chunk is written there.
+  const Profile written = testing::MakeSampleProfile({.chips = 2, .events_per_lane = 200});
+  std::string bytes;
+  ASSERT_TRUE(ProfileWriter::ToString(&bytes, {.max_events_per_chunk = 37})->Close(written).ok());
+  absl::StatusOr<Profile> read = ParseProfile(bytes);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_TRUE(*read == written);
+  const TimelineLine& mxu = read->timeline.plane(0).line(0);
+  ASSERT_TRUE(mxu.has_details());
+  EXPECT_EQ(*read->timeline.plane(0).DetailOf(mxu, 1), "mxu m1 n1");
 }
 
 TEST(ProfileFile, UnknownChunkTypesOfThisVersionAreSkipped) {

@@ -69,12 +69,13 @@ TEST(TimelineLine, AppendColumnsEqualsAppendingOneByOne) {
   bool with_stats = false;
   for (size_t begin = 1, n = 0; begin < events.size(); begin += n, with_stats = !with_stats) {
     n = std::min<size_t>(events.size() - begin, 70);
-    // Every third event of every other batch has one stat.
-    std::vector<uint32_t> counts;
-    std::vector<Stat> stats;
+    // Every third event of every other batch has one stat, every fourth a
+    // detail.
+    std::vector<uint32_t> set_ids, details;
     for (size_t i = 0; with_stats && i < n; ++i) {
-      counts.push_back(i % 3 == 0);
-      if (i % 3 == 0) stats.push_back(Stat::Int64(1, int64_t(begin + i)));
+      const Stat own[] = {Stat::Int64(1, int64_t(begin + i))};
+      set_ids.push_back(i % 3 == 0 ? batched.InternStatSet(own) : 0);
+      details.push_back(i % 4 == 0 ? uint32_t(i) : kNoDetail);
     }
     EXPECT_TRUE(batched.AppendColumns(
         int64_t(n),
@@ -86,11 +87,13 @@ TEST(TimelineLine, AppendColumnsEqualsAppendingOneByOne) {
           }
           return true;
         },
-        counts, stats));
+        set_ids, details));
     for (size_t i = begin; i < begin + n; ++i) {
       std::vector<Stat> own;
       if (with_stats && (i - begin) % 3 == 0) own.push_back(Stat::Int64(1, int64_t(i)));
-      one_by_one.Append(events[i].first, events[i].second, int32_t(i % 3), own);
+      const bool detailed = with_stats && (i - begin) % 4 == 0;
+      one_by_one.Append(events[i].first, events[i].second, int32_t(i % 3), own,
+                        detailed ? uint32_t(i - begin) : kNoDetail);
     }
     batched.Append(1000000 + begin, 1, 0, stat);
     one_by_one.Append(1000000 + begin, 1, 0, stat);
@@ -124,17 +127,39 @@ TEST(TimelineLine, SortOrdersParentsBeforeChildrenAndReportsMoves) {
   EXPECT_THAT(line.Sort(), IsEmpty());
 }
 
-TEST(TimelineLine, SortCarriesEventStats) {
+TEST(TimelineLine, SortCarriesEventStatsAndDetails) {
   TimelineLine line(0, "l", LaneKind::kOther, -1, -1);
   const Stat a[] = {Stat::Int64(0, 1)};
   const Stat b[] = {Stat::Int64(0, 2), Stat::Int64(1, 3)};
-  line.Append(30, 1, 0, a);
+  line.Append(30, 1, 0, a, 7);
   line.Append(10, 1, 0);
   line.Append(20, 1, 0, b);
   line.Sort();
   EXPECT_THAT(line.stats(0), IsEmpty());
   EXPECT_THAT(line.stats(1), ElementsAre(Stat::Int64(0, 2), Stat::Int64(1, 3)));
   EXPECT_THAT(line.stats(2), ElementsAre(Stat::Int64(0, 1)));
+  EXPECT_EQ(line.detail(0), kNoDetail);
+  EXPECT_EQ(line.detail(1), kNoDetail);
+  EXPECT_EQ(line.detail(2), 7u);
+}
+
+TEST(TimelineLine, EventsWithEqualStatsShareOneSet) {
+  TimelineLine line(0, "l", LaneKind::kMxu, 0, 0);
+  const Stat tile[] = {Stat::Double(0, 512), Stat::Int64(1, 64)};
+  const Stat other[] = {Stat::Double(0, 512), Stat::Int64(1, 65)};
+  for (int i = 0; i < 100; ++i) line.Append(i * 10, 5, 0, i % 10 == 9 ? other : tile);
+  line.Append(1000, 5, 0);
+  EXPECT_EQ(line.stat_set_count(), 3);  // the empty set, `tile` and `other`
+  EXPECT_EQ(line.stat_set_id(0), line.stat_set_id(1));
+  EXPECT_NE(line.stat_set_id(0), line.stat_set_id(9));
+  EXPECT_EQ(line.stat_set_id(100), 0u);
+  EXPECT_THAT(line.stats(9), ElementsAre(Stat::Double(0, 512), Stat::Int64(1, 65)));
+  // Sets added without interning keep their own ids; interning after the
+  // index was dropped still finds them.
+  EXPECT_EQ(line.AddStatSet(tile), 3u);
+  line.ShrinkToFit();
+  EXPECT_EQ(line.InternStatSet(other), line.stat_set_id(9));
+  EXPECT_EQ(line.InternStatSet({}), 0u);
 }
 
 TEST(TimelineLine, WindowFindsEveryOverlappingEvent) {
@@ -215,11 +240,17 @@ TEST(TimelineLine, StaysWithinThirtyTwoBytesPerEvent) {
   const Stat stat[] = {Stat::Int64(0, 1)};
   for (int64_t i = 0; i < n; ++i) line.Append(i * 10, 5, 0);
   EXPECT_LE(double(line.MemoryBytes()) / n, 25.0);
-  // Per-event stats add their index (4 bytes) plus the stats themselves.
+  // Per-event stats add their set's id (4 bytes); a set many events share
+  // is stored once, and so is a detail string.
   TimelineLine with_stats(0, "l", LaneKind::kOther, -1, -1);
   with_stats.Reserve(n);
-  for (int64_t i = 0; i < n; ++i) with_stats.Append(i * 10, 5, 0, i % 16 == 0 ? stat : absl::Span<const Stat>());
-  EXPECT_LE(double(with_stats.MemoryBytes()) / n, 32.0);
+  for (int64_t i = 0; i < n; ++i) {
+    const Stat tile[] = {Stat::Int64(0, i % 16), Stat::Double(1, 0.5)};
+    with_stats.Append(i * 10, 5, 0, i % 3 == 0 ? stat : absl::Span<const Stat>(tile), uint32_t(i % 100));
+  }
+  with_stats.ShrinkToFit();
+  EXPECT_EQ(with_stats.stat_set_count(), 18);
+  EXPECT_LE(double(with_stats.MemoryBytes()) / n, 29.0);
 }
 
 TEST(TimelinePlane, InternsNamesStatsAndStrings) {
