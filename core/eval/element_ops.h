@@ -30,12 +30,7 @@ inline constexpr bool kIsIntLike = kIsIntegral<T> || kIsPred<T>;
 template <typename T>
 inline constexpr bool kIsSigned = kIsSignedIntegral<T>;
 
-template <typename T>
-struct IsMiniFloat : std::false_type {};
-template <int E, int M, int B, bool I, MiniFloatNan N, bool S>
-struct IsMiniFloat<MiniFloat<E, M, B, I, N, S>> : std::true_type {};
-template <typename T>
-inline constexpr bool kIsMiniFloat = IsMiniFloat<T>::value;
+using systolic::kIsMiniFloat;
 
 // --- Integers ---------------------------------------------------------------
 

@@ -39,7 +39,8 @@ absl::StatusOr<PrimitiveType> ElementTypeFromName(absl::string_view name) {
       {"f8E5M2", F8E5M2},     {"f8E4M3", F8E4M3}, {"f8E4M3FN", F8E4M3FN},
       {"f8E4M3FNUZ", F8E4M3FNUZ}, {"f8E5M2FNUZ", F8E5M2FNUZ},
       {"f8E4M3B11FNUZ", F8E4M3B11FNUZ}, {"f8E3M4", F8E3M4}, {"f8E8M0FNU", F8E8M0FNU},
-      {"f4E2M1FN", F4E2M1FN}, {"complex<f32>", C64}, {"complex<f64>", C128},
+      {"f4E2M1FN", F4E2M1FN}, {"f6E2M3FN", F6E2M3FN}, {"f6E3M2FN", F6E3M2FN},
+      {"complex<f32>", C64},  {"complex<f64>", C128},
   };
   auto it = table->find(std::string(name));
   if (it == table->end()) {
