@@ -1231,9 +1231,9 @@ TEST(StableHloOpImport, MalformedTextGivesLocatedErrors) {
   return %0 : tensor<2xf32>
 })",
        "test.mlir:2:3:", "recursion is not supported"},
-      {"dynamic op", R"(func.func @main(%a: tensor<2xf32>, %s: tensor<1xi64>) -> tensor<2xf32> {
-  %0 = stablehlo.dynamic_reshape %a, %s : (tensor<2xf32>, tensor<1xi64>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
+      {"dynamic op sized at run time", R"(func.func @main(%a: tensor<2xf32>, %s: tensor<1xi64>) -> tensor<?xf32> {
+  %0 = stablehlo.dynamic_reshape %a, %s : (tensor<2xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 })",
        "test.mlir:2:3:", "needs dynamic shapes"},
       {"generic op without a function type", R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
