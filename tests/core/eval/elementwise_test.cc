@@ -284,6 +284,27 @@ TEST(ElementwiseTest, TranscendentalsInF32AndRoundedForNarrowTypes) {
   ExpectNear(RunOp("power", {&base, &exponent}, "f32[3]"), {std::sqrt(2.0), 1, NAN});
 }
 
+TEST(ElementwiseTest, ComplexExpm1AndLog1pKeepPrecisionNearZero) {
+  // expm1(z) = z + z^2/2 + ... and log1p(z) = z - z^2/2 + ...: for
+  // z = 1e-10 (1 + i), z^2 = 2e-20 i.
+  Literal z = Literal::CreateR1<complex128>({{1e-10, 1e-10}, {1e300, 1e300}, {-0.5, 0}});
+  Literal e = RunOp("exponential-minus-one", {&z}, "c128[3]");
+  const complex128 e0 = e.data<complex128>()[0];
+  EXPECT_NEAR(e0.real(), 1e-10, 1e-24);
+  EXPECT_NEAR(e0.imag(), 1e-10 + 1e-20, 1e-24);
+  Literal l = RunOp("log-plus-one", {&z}, "c128[3]");
+  const complex128 l0 = l.data<complex128>()[0];
+  EXPECT_NEAR(l0.real(), 1e-10, 1e-24);
+  EXPECT_NEAR(l0.imag(), 1e-10 - 1e-20, 1e-24);
+  // Far from zero the squares would overflow: log|1 + z| = log(sqrt(2) 1e300).
+  const complex128 l1 = l.data<complex128>()[1];
+  EXPECT_NEAR(l1.real(), std::log(std::sqrt(2.0)) + 300 * std::log(10.0), 1e-12);
+  EXPECT_NEAR(l1.imag(), std::atan(1.0), 1e-15);
+  EXPECT_NEAR(l.data<complex128>()[2].real(), std::log(0.5), 1e-15);
+  EXPECT_NEAR(e.data<complex128>()[2].real(), std::expm1(-0.5), 1e-15);
+  EXPECT_EQ(e.data<complex128>()[2].imag(), 0.0);
+}
+
 TEST(ElementwiseTest, PredLogic) {
   Literal a = R1<bool>({true, true, false, false});
   Literal b = R1<bool>({true, false, true, false});
