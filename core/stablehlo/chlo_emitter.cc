@@ -1,5 +1,7 @@
 #include "core/stablehlo/chlo_emitter.h"
 
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
 
 namespace systolic::stablehlo {
@@ -43,6 +45,19 @@ HloInstruction* ChloEmitter::IntConstant(int64_t value, PrimitiveType type, HloI
 HloInstruction* ChloEmitter::Compare(HloInstruction* x, HloInstruction* y, ComparisonDirection d) {
   Shape s(PRED, x->shape().dimensions());
   return b_.Add(HloInstruction::CreateCompare(s, x, y, d), op_);
+}
+
+HloInstruction* ChloEmitter::IsFinite(HloInstruction* x) {
+  return b_.Add(HloInstruction::CreateUnary(Shape(PRED, x->shape().dimensions()),
+                                            HloOpcode::kIsFinite, x),
+                op_);
+}
+
+HloInstruction* ChloEmitter::IsInf(HloInstruction* x, int sign) {
+  if (sign == 0) {
+    return Compare(Unary(HloOpcode::kAbs, x), Constant(INFINITY, x), ComparisonDirection::kEq);
+  }
+  return Compare(x, Constant(sign * INFINITY, x), ComparisonDirection::kEq);
 }
 
 HloInstruction* ChloEmitter::Select(HloInstruction* pred, HloInstruction* on_true,

@@ -36,6 +36,9 @@ class ChloEmitter {
   // An integer constant of `type` broadcast to the dimensions of `like`.
   HloInstruction* IntConstant(int64_t value, PrimitiveType type, HloInstruction* like);
   HloInstruction* Compare(HloInstruction* x, HloInstruction* y, ComparisonDirection d);
+  HloInstruction* IsFinite(HloInstruction* x);
+  // x == +-inf (sign 0), x == +inf (sign 1) or x == -inf (sign -1).
+  HloInstruction* IsInf(HloInstruction* x, int sign = 0);
   HloInstruction* Select(HloInstruction* pred, HloInstruction* on_true, HloInstruction* on_false);
   HloInstruction* Convert(HloInstruction* x, PrimitiveType to);
   HloInstruction* BitcastConvert(HloInstruction* x, PrimitiveType to);

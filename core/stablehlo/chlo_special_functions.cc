@@ -31,10 +31,6 @@ HloInstruction* LogLanczosT(ChloEmitter& e, HloInstruction* z) {
                e.Unary(HloOpcode::kLog1p, e.Div(z, e.Constant(g_half, z))));
 }
 
-HloInstruction* IsInf(ChloEmitter& e, HloInstruction* x) {
-  return e.Compare(e.Unary(HloOpcode::kAbs, x), e.Constant(INFINITY, x), Cmp::kEq);
-}
-
 HloInstruction* Lgamma(ChloEmitter& e, HloInstruction* input) {
   // Reflect x < 1/2 through Gamma(x) Gamma(1 - x) = pi / sin(pi x).
   HloInstruction* reflect = e.Compare(input, e.Constant(0.5, input), Cmp::kLt);
@@ -63,11 +59,11 @@ HloInstruction* Lgamma(ChloEmitter& e, HloInstruction* input) {
       e.Unary(HloOpcode::kSin, e.Mul(e.Constant(std::numbers::pi, reduced), reduced)));
   // At the poles (non-positive integers) log_sin is -inf: the result is +inf.
   HloInstruction* reflection =
-      e.Select(e.Unary(HloOpcode::kIsFinite, log_sin),
+      e.Select(e.IsFinite(log_sin),
                e.Sub(e.Sub(e.Constant(std::log(std::numbers::pi), log_sin), log_sin), log_y),
                e.Unary(HloOpcode::kNegate, log_sin));
   HloInstruction* result = e.Select(reflect, reflection, log_y);
-  return e.Select(IsInf(e, input), e.Constant(INFINITY, input), result);
+  return e.Select(e.IsInf(input), e.Constant(INFINITY, input), result);
 }
 
 HloInstruction* Digamma(ChloEmitter& e, HloInstruction* input) {
