@@ -97,11 +97,53 @@ Results ConstantLike(ComputationBuilder& b, const mlir::Operation& op, const Ope
   return std::vector<HloInstruction*>{e.Constant(v, ops[0])};
 }
 
-HloInstruction* IsInf(ChloEmitter& e, HloInstruction* x, int sign) {
-  if (sign == 0) {
-    return e.Compare(e.Unary(HloOpcode::kAbs, x), e.Constant(INFINITY, x), ComparisonDirection::kEq);
+// The high half of the double-width product of two integers. Up to 32 bits
+// the product fits a 64-bit integer; 64-bit operands are split into 32-bit
+// halves (schoolbook), and a signed high half is the unsigned one less b for
+// a negative a and a for a negative b (mod 2^64).
+HloInstruction* UnsignedMulHi64(ChloEmitter& e, HloInstruction* a, HloInstruction* b) {
+  HloInstruction* low_mask = e.IntConstant(0xFFFFFFFF, U64, a);
+  HloInstruction* shift = e.IntConstant(32, U64, a);
+  auto low = [&](HloInstruction* x) { return e.Binary(HloOpcode::kAnd, x, low_mask); };
+  auto high = [&](HloInstruction* x) { return e.Binary(HloOpcode::kShiftRightLogical, x, shift); };
+  HloInstruction* lo_lo = e.Mul(low(a), low(b));
+  HloInstruction* hi_lo = e.Mul(high(a), low(b));
+  HloInstruction* lo_hi = e.Mul(low(a), high(b));
+  HloInstruction* hi_hi = e.Mul(high(a), high(b));
+  HloInstruction* cross = e.Add(e.Add(high(lo_lo), low(hi_lo)), low(lo_hi));
+  return e.Add(e.Add(hi_hi, high(hi_lo)), e.Add(high(lo_hi), high(cross)));
+}
+
+Results MulHi(ComputationBuilder& b, const mlir::Operation& op, const Operands& ops,
+              const Shapes&) {
+  if (ops.size() != 2 || ops[0]->shape() != ops[1]->shape()) {
+    return b.Error(op, "chlo.mulhi takes two integer operands of one shape");
   }
-  return e.Compare(x, e.Constant(sign * INFINITY, x), ComparisonDirection::kEq);
+  const PrimitiveType type = ops[0]->shape().element_type();
+  if (!primitive_util::IsIntegralType(type)) {
+    return b.Error(op, absl::StrCat("chlo.mulhi needs integer operands, not ",
+                                    primitive_util::LowercasePrimitiveTypeName(type)));
+  }
+  const bool is_signed = primitive_util::IsSignedIntegralType(type);
+  const int width = primitive_util::BitWidth(type);
+  ChloEmitter e(b, op);
+  if (width <= 32) {
+    const PrimitiveType wide = is_signed ? S64 : U64;
+    HloInstruction* product = e.Mul(e.Convert(ops[0], wide), e.Convert(ops[1], wide));
+    HloInstruction* high = e.Binary(
+        is_signed ? HloOpcode::kShiftRightArithmetic : HloOpcode::kShiftRightLogical, product,
+        e.IntConstant(width, wide, product));
+    return std::vector<HloInstruction*>{e.Convert(high, type)};
+  }
+  HloInstruction* high = UnsignedMulHi64(e, e.Convert(ops[0], U64), e.Convert(ops[1], U64));
+  if (is_signed) {
+    HloInstruction* zero = e.IntConstant(0, S64, ops[0]);
+    auto correction = [&](HloInstruction* x, HloInstruction* other) {
+      return e.Convert(e.Select(e.Compare(x, zero, ComparisonDirection::kLt), other, zero), U64);
+    };
+    high = e.Sub(e.Sub(high, correction(ops[0], ops[1])), correction(ops[1], ops[0]));
+  }
+  return std::vector<HloInstruction*>{e.Convert(high, type)};
 }
 
 }  // namespace
@@ -114,7 +156,7 @@ HloInstruction* EmitSquare(ChloEmitter& e, HloInstruction* x) {
       e.Binary(HloOpcode::kAnd,
                e.Compare(e.Unary(HloOpcode::kAbs, a), e.Unary(HloOpcode::kAbs, b),
                          ComparisonDirection::kEq),
-               e.Unary(HloOpcode::kIsFinite, a));
+               e.IsFinite(a));
   HloInstruction* re =
       e.Select(same_magnitude, e.Constant(0, a), e.Mul(e.Sub(a, b), e.Add(a, b)));
   HloInstruction* im = e.Mul(e.Constant(2, a), e.Mul(a, b));
@@ -190,11 +232,12 @@ void AddChloConverters(absl::flat_hash_map<std::string, OpConverter>* converters
                                      e.Binary(HloOpcode::kSubtract, e.Constant(1, x), x));
     return e.Binary(HloOpcode::kMultiply, e.Unary(HloOpcode::kLog, ratio), e.Constant(0.5, x));
   });
-  m["chlo.is_inf"] = ChloElementwise([](ChloEmitter& e, HloInstruction* x) { return IsInf(e, x, 0); });
-  m["chlo.is_pos_inf"] = ChloElementwise([](ChloEmitter& e, HloInstruction* x) { return IsInf(e, x, 1); });
-  m["chlo.is_neg_inf"] = ChloElementwise([](ChloEmitter& e, HloInstruction* x) { return IsInf(e, x, -1); });
+  m["chlo.is_inf"] = ChloElementwise([](ChloEmitter& e, HloInstruction* x) { return e.IsInf(x, 0); });
+  m["chlo.is_pos_inf"] = ChloElementwise([](ChloEmitter& e, HloInstruction* x) { return e.IsInf(x, 1); });
+  m["chlo.is_neg_inf"] = ChloElementwise([](ChloEmitter& e, HloInstruction* x) { return e.IsInf(x, -1); });
   m["chlo.top_k"] = TopK;
   m["chlo.constant_like"] = ConstantLike;
+  m["chlo.mulhi"] = MulHi;
   AddChloSpecialFunctions(converters);
 }
 

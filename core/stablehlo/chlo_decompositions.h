@@ -1,6 +1,6 @@
 // The `chlo` ops JAX exports commonly emit, decomposed into HLO: implicitly
 // broadcasting binary ops, erf, tan, top_k, the hyperbolic and inverse
-// trigonometric functions, is_inf, square, conj, constant_like; and the
+// trigonometric functions, is_inf, square, conj, constant_like, mulhi; and the
 // special functions of chlo_special_functions.h.
 #pragma once
 
