@@ -46,13 +46,33 @@ OpConverter AsStatic(const char* static_name, size_t sizes_operand, size_t kept)
   };
 }
 
+// Each dynamic op as its static form: that form's name, which operand holds
+// the result's sizes, and how many leading operands the static form takes.
+struct StaticForm {
+  const char* dynamic_name;
+  const char* static_name;
+  size_t sizes_operand;
+  size_t kept_operands;
+};
+constexpr StaticForm kStaticForms[] = {
+    {"stablehlo.dynamic_reshape", "stablehlo.reshape", 1, 1},
+    {"stablehlo.dynamic_broadcast_in_dim", "stablehlo.broadcast_in_dim", 1, 1},
+    {"stablehlo.dynamic_iota", "stablehlo.iota", 0, 0},
+};
+
 }  // namespace
 
 void AddDynamicShapeConverters(absl::flat_hash_map<std::string, OpConverter>* converters) {
-  auto& m = *converters;
-  m["stablehlo.dynamic_reshape"] = AsStatic("stablehlo.reshape", 1, 1);
-  m["stablehlo.dynamic_broadcast_in_dim"] = AsStatic("stablehlo.broadcast_in_dim", 1, 1);
-  m["stablehlo.dynamic_iota"] = AsStatic("stablehlo.iota", 0, 0);
+  for (const StaticForm& f : kStaticForms) {
+    (*converters)[f.dynamic_name] = AsStatic(f.static_name, f.sizes_operand, f.kept_operands);
+  }
+}
+
+bool ResolvesUnboundedResults(absl::string_view op_name) {
+  for (const StaticForm& f : kStaticForms) {
+    if (op_name == f.dynamic_name) return true;
+  }
+  return false;
 }
 
 }  // namespace systolic::stablehlo

@@ -13,4 +13,7 @@ namespace systolic::stablehlo {
 
 void AddDynamicShapeConverters(absl::flat_hash_map<std::string, OpConverter>* converters);
 
+// Whether the op's converter works out sizes its result types leave as `?`.
+bool ResolvesUnboundedResults(absl::string_view op_name);
+
 }  // namespace systolic::stablehlo

@@ -8,10 +8,10 @@
 namespace systolic::stablehlo {
 namespace {
 
-CheckCaseResult Run(const std::string& text) { return RunCheckCase(text, "dyn.mlir", 1); }
+CheckCaseResult RunCase(const std::string& text) { return RunCheckCase(text, "dyn.mlir", 1); }
 
 TEST(DynamicShapeOps, ReshapeWithAStaticResult) {
-  CheckCaseResult r = Run(R"(
+  CheckCaseResult r = RunCase(R"(
 func.func @dynamic_reshape() {
   %x = stablehlo.constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi32>
   %shape = stablehlo.constant dense<[2, 3]> : tensor<2xi32>
@@ -23,7 +23,7 @@ func.func @dynamic_reshape() {
 }
 
 TEST(DynamicShapeOps, IotaSizedByAConstant) {
-  CheckCaseResult r = Run(R"(
+  CheckCaseResult r = RunCase(R"(
 func.func @dynamic_iota() {
   %shape = stablehlo.constant dense<[2, 3]> : tensor<2xi64>
   %r = stablehlo.dynamic_iota %shape, dim = 1 : (tensor<2xi64>) -> tensor<?x?xi32>
@@ -35,7 +35,7 @@ func.func @dynamic_iota() {
 }
 
 TEST(DynamicShapeOps, BroadcastInDimStretchesSizeOne) {
-  CheckCaseResult r = Run(R"(
+  CheckCaseResult r = RunCase(R"(
 func.func @dynamic_broadcast_in_dim() {
   %x = stablehlo.constant dense<[[7], [8]]> : tensor<2x1xf32>
   %dims = stablehlo.constant dense<[3, 2, 2]> : tensor<3xi64>
@@ -47,7 +47,7 @@ func.func @dynamic_broadcast_in_dim() {
 }
 
 TEST(DynamicShapeOps, SizesKnownOnlyAtRunTimeAreAnErrorAtTheOp) {
-  CheckCaseResult r = Run(R"(
+  CheckCaseResult r = RunCase(R"(
 func.func @dynamic_iota() {
   %a = stablehlo.constant dense<[2, 3]> : tensor<2xi64>
   %shape = stablehlo.add %a, %a : tensor<2xi64>
