@@ -66,6 +66,9 @@ class MlirParser {
   absl::Status ParseGenericOperation(Operation* op);
   absl::Status ParsePrettyOperation(Operation* op);
   absl::Status ParsePrettyDefault(Operation* op);
+  // Whether the text ahead is the result names of an operation: `%x =`,
+  // `%x:2 =` or `%a, %b =`.
+  bool LooksAtResultNames();
   absl::Status ParsePrettyReduce(Operation* op);
   absl::Status ParsePrettyWhile(Operation* op);
   absl::Status ParsePrettyConvolution(Operation* op);
@@ -403,6 +406,20 @@ absl::Status MlirParser::ParsePrettyOperation(Operation* op) {
   return ParsePrettyDefault(op);
 }
 
+bool MlirParser::LooksAtResultNames() {
+  size_t k = 0;
+  while (lex_.PeekAt(k) == '%') {
+    ++k;
+    while (IsIdentChar(lex_.PeekAt(k)) || lex_.PeekAt(k) == ':' || lex_.PeekAt(k) == '#') ++k;
+    while (lex_.PeekAt(k) == ' ' || lex_.PeekAt(k) == '\t') ++k;
+    if (lex_.PeekAt(k) == '=') return lex_.PeekAt(k + 1) != '=';
+    if (lex_.PeekAt(k) != ',') return false;
+    ++k;
+    while (lex_.PeekAt(k) == ' ' || lex_.PeekAt(k) == '\t') ++k;
+  }
+  return false;
+}
+
 // Operands, positional words, `key = value` attributes, an optional
 // attribute dictionary and the trailing types, as most ops print.
 absl::Status MlirParser::ParsePrettyDefault(Operation* op) {
@@ -430,6 +447,10 @@ absl::Status MlirParser::ParsePrettyDefault(Operation* op) {
     first = false;
     Location where = lex_.location();
     if (c == '%') {
+      // `%r = ...` (or `%a, %b = ...`) starts the next operation: an op
+      // without results, such as a check, ends at its last operand or
+      // typed attribute.
+      if (LooksAtResultNames()) break;
       // A following `[...]` belongs to the operand: an index or slice ranges.
       SYSTOLIC_ASSIGN_OR_RETURN(ValueRef v, ParseValueRef());
       op->operands.push_back(std::move(v));

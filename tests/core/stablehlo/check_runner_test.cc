@@ -71,6 +71,24 @@ func.func @add() {
             "t.mlir:14: check.expect_eq_const: first mismatch at index [1]: actual 4, expected 5");
 }
 
+TEST(CheckRunner, AnOpAfterACheckStartsANewOperation) {
+  // The check has no results, so a `%1 = ...` line after it is a new
+  // operation, not more of its operands.
+  CheckCaseResult r = RunCheckCase(R"(
+func.func @checks_between_ops() {
+  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  check.expect_eq_const %0, dense<[1, 2]> : tensor<2xi32>
+  %1 = stablehlo.add %0, %0 : tensor<2xi32>
+  check.expect_eq %1, %1 : tensor<2xi32>
+  %2 = stablehlo.multiply %1, %1 : tensor<2xi32>
+  check.expect_eq_const %2, dense<[4, 16]> : tensor<2xi32>
+  func.return
+})",
+                                   "t.mlir", 1);
+  EXPECT_TRUE(r.passed) << r.message;
+  EXPECT_EQ(r.checks, 3);
+}
+
 TEST(CheckRunner, RunParallelOnTwoReplicas) {
   CheckCaseResult r = RunCheckCase(R"(
 module @cross_replica {
