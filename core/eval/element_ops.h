@@ -30,12 +30,7 @@ inline constexpr bool kIsIntLike = kIsIntegral<T> || kIsPred<T>;
 template <typename T>
 inline constexpr bool kIsSigned = kIsSignedIntegral<T>;
 
-template <typename T>
-struct IsMiniFloat : std::false_type {};
-template <int E, int M, int B, bool I, MiniFloatNan N, bool S>
-struct IsMiniFloat<MiniFloat<E, M, B, I, N, S>> : std::true_type {};
-template <typename T>
-inline constexpr bool kIsMiniFloat = IsMiniFloat<T>::value;
+using systolic::kIsMiniFloat;
 
 // --- Integers ---------------------------------------------------------------
 
@@ -332,6 +327,35 @@ template <typename C>
 inline C ComplexSign(C v) {
   auto m = std::abs(v);
   return m == 0 ? C(0) : v / m;
+}
+
+// e^z - 1 for z = x + iy without the cancellation of exp(z) - 1 near zero:
+// the real part is expm1(x) cos(y) - 2 sin^2(y / 2) (cos(y) - 1 rewritten),
+// the imaginary part e^x sin(y).
+template <typename C>
+inline C ComplexExpm1(C z) {
+  using R = typename C::value_type;
+  const R x = z.real(), y = z.imag();
+  const R half_sin = std::sin(y / R(2));
+  const R re = std::expm1(x) * std::cos(y) - R(2) * half_sin * half_sin;
+  // e^x sin(y), with sin(0) keeping an infinite e^x from making NaN.
+  const R im = y == R(0) ? y : std::exp(x) * std::sin(y);
+  return C(re, im);
+}
+
+// log(1 + z) for z = x + iy: log|1 + z| = log1p(x (2 + x) + y^2) / 2 keeps its
+// precision near zero; far from it (where those squares overflow) the plain
+// form is exact enough.
+template <typename C>
+inline C ComplexLog1p(C z) {
+  using R = typename C::value_type;
+  const R x = z.real(), y = z.imag();
+  const R arg = std::atan2(y, R(1) + x);
+  const R large = std::sqrt(std::numeric_limits<R>::max()) / R(4);
+  if (std::fabs(x) < large && std::fabs(y) < large) {
+    return C(R(0.5) * std::log1p(x * (R(2) + x) + y * y), arg);
+  }
+  return C(std::log(std::abs(C(R(1) + x, y))), arg);
 }
 
 }  // namespace systolic::eval

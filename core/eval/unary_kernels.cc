@@ -96,9 +96,9 @@ inline auto ComplexMath(C z) {
   if constexpr (kOp == Op::kTan) return std::tan(z);
   if constexpr (kOp == Op::kTanh) return std::tanh(z);
   if constexpr (kOp == Op::kExp) return std::exp(z);
-  if constexpr (kOp == Op::kExpm1) return std::exp(z) - C(1);
+  if constexpr (kOp == Op::kExpm1) return ComplexExpm1(z);
   if constexpr (kOp == Op::kLog) return std::log(z);
-  if constexpr (kOp == Op::kLog1p) return std::log(C(1) + z);
+  if constexpr (kOp == Op::kLog1p) return ComplexLog1p(z);
   if constexpr (kOp == Op::kLogistic) return C(1) / (C(1) + std::exp(-z));
   if constexpr (kOp == Op::kSqrt) return std::sqrt(z);
   if constexpr (kOp == Op::kRsqrt) return C(1) / std::sqrt(z);

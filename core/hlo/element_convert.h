@@ -2,8 +2,8 @@
 // float -> integer truncates toward zero, saturates at the integer's range and
 // maps NaN to 0; integer -> integer wraps; real -> pred is `!= 0`;
 // real -> complex has a zero imaginary part; narrow floats round to nearest
-// even. Complex -> real is rejected by shape inference, and here takes the
-// real part.
+// even (the f8 / f6 / f4 ones straight from f64). Complex -> real is rejected
+// by shape inference, and here takes the real part.
 #pragma once
 
 #include <cmath>
@@ -84,7 +84,10 @@ To ConvertElement(From from) {
       return static_cast<double>(static_cast<Wide>(from));
     } else if constexpr (std::is_same_v<To, float>) {
       return static_cast<float>(static_cast<Wide>(from));
+    } else if constexpr (kIsMiniFloat<To> && std::is_same_v<Wide, double>) {
+      return To(static_cast<double>(from));  // one rounding, as ml_dtypes does
     } else if constexpr (std::is_same_v<Wide, double> || std::is_same_v<Wide, float>) {
+      // bf16 and f16 from f64 go through f32, as Eigen's (and XLA's) do.
       return To(static_cast<float>(static_cast<Wide>(from)));
     } else {
       // Integers reach narrow floats through float, as XLA does.

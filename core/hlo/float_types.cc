@@ -69,11 +69,16 @@ float MiniFloatToFloat(uint8_t bits, const MiniFloatFormat& f) {
   return float(negative ? -value : value);
 }
 
-uint8_t FloatToMiniFloat(float value, const MiniFloatFormat& f) {
+uint8_t FloatToMiniFloat(double value, const MiniFloatFormat& f) {
   int sign_shift = f.exponent_bits + f.mantissa_bits;
   uint8_t sign_bit = (f.has_sign && std::signbit(value)) ? uint8_t(1u << sign_shift) : 0;
-  if (std::isnan(value)) return f.nan == MiniFloatNan::kNone ? sign_bit : NanBits(f) | (f.nan == MiniFloatNan::kNegativeZero ? 0 : sign_bit);
-  double magnitude = std::fabs(double(value));
+  // The MX formats have no NaN; ml_dtypes gives NaN their negative zero.
+  const uint8_t negative_zero = uint8_t(1u << sign_shift);
+  if (std::isnan(value)) {
+    if (f.nan == MiniFloatNan::kNone) return negative_zero;
+    return NanBits(f) | (f.nan == MiniFloatNan::kNegativeZero ? 0 : sign_bit);
+  }
+  double magnitude = std::fabs(value);
   if (!f.has_sign && std::signbit(value) && magnitude != 0) return NanBits(f);
   double largest = LargestFinite(f);
   if (std::isinf(magnitude)) {
@@ -85,13 +90,13 @@ uint8_t FloatToMiniFloat(float value, const MiniFloatFormat& f) {
   int min_normal_exp = 1 - f.bias;
   int exp = magnitude == 0 ? min_normal_exp : std::ilogb(magnitude);
   if (f.mantissa_bits == 0) {
-    // e8m0: powers of two only; there is no zero, so round in the log domain
-    // to the nearest exponent (ties to the larger one, as ml_dtypes does).
+    // e8m0: powers of two only and no zero. Round to nearest in the linear
+    // domain (the midpoint of 2^e and 2^(e+1) is 1.5 * 2^e); a tie goes to the
+    // even exponent field, as rounding the significand to zero bits does.
     if (magnitude == 0) return 0;
-    double lg = std::log2(magnitude);
-    int e = int(std::floor(lg));
-    double frac = magnitude / std::ldexp(1.0, e);
-    if (frac >= 1.5) e += 1;
+    int e = std::ilogb(magnitude);
+    double frac = std::ldexp(magnitude, -e);
+    if (frac > 1.5 || (frac == 1.5 && ((e + f.bias) & 1) != 0)) e += 1;
     int field = e + f.bias;
     if (field < 0) field = 0;
     if (field > MaxExponentField(f) - 1) return NanBits(f);

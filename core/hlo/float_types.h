@@ -4,15 +4,21 @@
 // 4-bit floats follow the ml_dtypes definitions XLA uses: IEEE-like formats
 // with infinities (e5m2, e4m3, e3m4), "FN" formats without infinities whose
 // all-ones pattern is NaN, and "FNUZ" formats with a single NaN at 0x80 and no
-// negative zero. Conversions from float round to nearest even; values beyond
-// the largest finite number become infinity when the format has one and NaN
-// otherwise (XLA's non-saturating convert). Sub-byte integers are stored one
-// per byte and wrap to their width.
+// negative zero. The MX formats (f4e2m1fn, f6e2m3fn, f6e3m2fn) have neither
+// infinity nor NaN. Conversions from double round to nearest even once (no
+// detour through float); values beyond the largest finite number become
+// infinity when the format has one, NaN when it has NaN but no infinity (XLA's
+// non-saturating convert), and the largest finite number in the MX formats,
+// which also take infinities to it and NaN to negative zero (ml_dtypes' rule).
+// e8m0 holds only powers of two; a value halfway between two of them rounds
+// to the even exponent field. Sub-byte integers are stored one per byte and
+// wrap to their width.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <Eigen/Core>
 
@@ -34,7 +40,7 @@ struct MiniFloatFormat {
 };
 
 float MiniFloatToFloat(uint8_t bits, const MiniFloatFormat& format);
-uint8_t FloatToMiniFloat(float value, const MiniFloatFormat& format);
+uint8_t FloatToMiniFloat(double value, const MiniFloatFormat& format);
 
 template <int kExponentBits, int kMantissaBits, int kBias, bool kHasInf, MiniFloatNan kNan,
           bool kHasSign = true>
@@ -45,9 +51,9 @@ class MiniFloat {
 
   constexpr MiniFloat() = default;
   explicit MiniFloat(float value) : bits_(FloatToMiniFloat(value, kFormat)) {}
-  explicit MiniFloat(double value) : MiniFloat(static_cast<float>(value)) {}
+  explicit MiniFloat(double value) : bits_(FloatToMiniFloat(value, kFormat)) {}
   template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
-  explicit MiniFloat(T value) : MiniFloat(static_cast<float>(value)) {}
+  explicit MiniFloat(T value) : MiniFloat(static_cast<double>(value)) {}
   explicit MiniFloat(half value) : MiniFloat(static_cast<float>(value)) {}
   explicit MiniFloat(bfloat16 value) : MiniFloat(static_cast<float>(value)) {}
 
@@ -66,6 +72,13 @@ class MiniFloat {
   uint8_t bits_ = 0;
 };
 
+template <typename T>
+struct IsMiniFloat : std::false_type {};
+template <int E, int M, int B, bool I, MiniFloatNan N, bool S>
+struct IsMiniFloat<MiniFloat<E, M, B, I, N, S>> : std::true_type {};
+template <typename T>
+inline constexpr bool kIsMiniFloat = IsMiniFloat<T>::value;
+
 using float8_e5m2 = MiniFloat<5, 2, 15, true, MiniFloatNan::kIeee>;
 using float8_e4m3 = MiniFloat<4, 3, 7, true, MiniFloatNan::kIeee>;
 using float8_e3m4 = MiniFloat<3, 4, 3, true, MiniFloatNan::kIeee>;
@@ -75,6 +88,8 @@ using float8_e5m2fnuz = MiniFloat<5, 2, 16, false, MiniFloatNan::kNegativeZero>;
 using float8_e4m3b11fnuz = MiniFloat<4, 3, 11, false, MiniFloatNan::kNegativeZero>;
 using float8_e8m0fnu = MiniFloat<8, 0, 127, false, MiniFloatNan::kAllOnes, false>;
 using float4_e2m1fn = MiniFloat<2, 1, 1, false, MiniFloatNan::kNone>;
+using float6_e2m3fn = MiniFloat<2, 3, 1, false, MiniFloatNan::kNone>;
+using float6_e3m2fn = MiniFloat<3, 2, 3, false, MiniFloatNan::kNone>;
 
 // A signed or unsigned integer of kBits (< 8) stored in one byte, wrapping.
 template <int kBits, bool kSigned>

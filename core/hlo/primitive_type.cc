@@ -51,6 +51,8 @@ const TypeInfo& Info(PrimitiveType type) {
     (*t)[F8E3M4] = {"f8e3m4", 8, 3, 4, true, true};
     (*t)[F8E8M0FNU] = {"f8e8m0fnu", 8, 8, 0, false, false};
     (*t)[F4E2M1FN] = {"f4e2m1fn", 4, 2, 1, false, true};
+    (*t)[F6E2M3FN] = {"f6e2m3fn", 6, 2, 3, false, true};
+    (*t)[F6E3M2FN] = {"f6e3m2fn", 6, 3, 2, false, true};
     (*t)[TOKEN] = {"token", 0, 0, 0, false, false};
     (*t)[TUPLE] = {"tuple", 0, 0, 0, false, false};
     (*t)[OPAQUE_TYPE] = {"opaque", 0, 0, 0, false, false};
@@ -78,7 +80,7 @@ absl::StatusOr<PrimitiveType> StringToPrimitiveType(absl::string_view name) {
 bool IsArrayType(PrimitiveType t) {
   return t > PRIMITIVE_TYPE_INVALID && t < TOKEN;
 }
-bool IsF8Type(PrimitiveType t) { return t >= F8E5M2 && t <= F4E2M1FN; }
+bool IsF8Type(PrimitiveType t) { return t >= F8E5M2 && t <= F6E3M2FN; }
 bool IsFloatingPointType(PrimitiveType t) {
   return t == F16 || t == BF16 || t == F32 || t == F64 || IsF8Type(t);
 }
@@ -89,7 +91,8 @@ bool IsIntegralType(PrimitiveType t) {
   return IsSignedIntegralType(t) || IsUnsignedIntegralType(t);
 }
 bool IsSubByteType(PrimitiveType t) {
-  return t == S2 || t == S4 || t == U2 || t == U4 || t == F4E2M1FN;
+  return t == S2 || t == S4 || t == U2 || t == U4 || t == F4E2M1FN || t == F6E2M3FN ||
+         t == F6E3M2FN;
 }
 
 int BitWidth(PrimitiveType t) { return Info(t).bit_width; }

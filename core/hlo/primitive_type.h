@@ -38,6 +38,8 @@ enum PrimitiveType : uint8_t {
   F8E3M4,
   F8E8M0FNU,
   F4E2M1FN,
+  F6E2M3FN,
+  F6E3M2FN,
   TOKEN,
   TUPLE,
   OPAQUE_TYPE,
@@ -57,7 +59,7 @@ bool IsComplexType(PrimitiveType type);
 bool IsSignedIntegralType(PrimitiveType type);
 bool IsUnsignedIntegralType(PrimitiveType type);
 bool IsIntegralType(PrimitiveType type);  // signed or unsigned, not pred
-bool IsSubByteType(PrimitiveType type);   // s2/s4/u2/u4/f4: one element per byte in a Literal
+bool IsSubByteType(PrimitiveType type);   // s2/s4/u2/u4/f4/f6: one element per byte in a Literal
 
 // Width of one element in bits (XLA's BitWidth: pred is 8, s4 is 4, c64 is 64).
 int BitWidth(PrimitiveType type);

@@ -1,11 +1,12 @@
 #include "core/runtime/buffer.h"
 
 #include "core/hlo/status_macros.h"
+#include "core/runtime/buffer_type.h"
 #include "core/runtime/client.h"
 
 namespace systolic::runtime {
 
-std::unique_ptr<Buffer> Buffer::Wrap(Client* client, SYSTOLIC_Buffer* handle) {
+absl::StatusOr<std::unique_ptr<Buffer>> Buffer::Wrap(Client* client, SYSTOLIC_Buffer* handle) {
   std::unique_ptr<Buffer> buffer(new Buffer(client, handle));
   SYSTOLIC_Buffer_Describe_Args args{};
   args.struct_size = SYSTOLIC_Buffer_Describe_Args_STRUCT_SIZE;
@@ -15,9 +16,7 @@ std::unique_ptr<Buffer> Buffer::Wrap(Client* client, SYSTOLIC_Buffer* handle) {
   plugin.ToStatus(plugin.api()->Buffer_Describe(&args)).IgnoreError();
   buffer->id_ = args.id;
   buffer->name_ = args.name ? std::string(args.name, args.name_size) : std::string();
-  buffer->shape_ = args.type == SYSTOLIC_Buffer_Type_TOKEN
-                       ? Shape::MakeToken()
-                       : Shape(PrimitiveType(args.type), absl::MakeConstSpan(args.dims, args.num_dims));
+  SYSTOLIC_ASSIGN_OR_RETURN(buffer->shape_, ShapeOfBuffer(args.type, args.dims, args.num_dims));
   buffer->device_ = client->DeviceFor(args.device);
   buffer->size_bytes_ = int64_t(args.on_device_size_in_bytes);
   return buffer;

@@ -16,8 +16,9 @@ namespace systolic::runtime {
 
 class Buffer {
  public:
-  // Takes ownership of `buffer`.
-  static std::unique_ptr<Buffer> Wrap(Client* client, SYSTOLIC_Buffer* buffer);
+  // Takes ownership of `buffer` (destroyed again when its element type is one
+  // this runtime's ABI version does not know).
+  static absl::StatusOr<std::unique_ptr<Buffer>> Wrap(Client* client, SYSTOLIC_Buffer* buffer);
   ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;

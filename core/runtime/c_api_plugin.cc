@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "core/runtime/buffer_type.h"
 #include "core/runtime/local_client.h"
 
 using systolic::runtime::AsyncEventPtr;
@@ -64,14 +65,6 @@ namespace {
 
 BackendFactory g_factory = nullptr;
 
-// The C element types are the IR's PrimitiveType values.
-static_assert(int(SYSTOLIC_Buffer_Type_PRED) == int(PRED));
-static_assert(int(SYSTOLIC_Buffer_Type_S32) == int(S32));
-static_assert(int(SYSTOLIC_Buffer_Type_BF16) == int(BF16));
-static_assert(int(SYSTOLIC_Buffer_Type_F32) == int(F32));
-static_assert(int(SYSTOLIC_Buffer_Type_C128) == int(C128));
-static_assert(int(SYSTOLIC_Buffer_Type_F4E2M1FN) == int(F4E2M1FN));
-static_assert(int(SYSTOLIC_Buffer_Type_TOKEN) == int(TOKEN));
 static_assert(int(SYSTOLIC_Error_Code_RESOURCE_EXHAUSTED) == int(absl::StatusCode::kResourceExhausted));
 
 SYSTOLIC_Error* MakeError(absl::Status status) {
@@ -351,11 +344,12 @@ SYSTOLIC_Error* ClientBufferFromHostBuffer(SYSTOLIC_Client_BufferFromHostBuffer_
   if (args->device == nullptr) {
     return MakeError(absl::InvalidArgumentError("BufferFromHostBuffer: no device"));
   }
-  PrimitiveType type = PrimitiveType(args->type);
-  if (args->type <= 0 || args->type > SYSTOLIC_Buffer_Type_TOKEN) {
+  absl::StatusOr<PrimitiveType> element = PrimitiveTypeOf(args->type);
+  if (!element.ok()) {
     return MakeError(absl::InvalidArgumentError(
-        absl::StrCat("BufferFromHostBuffer: unknown element type ", int(args->type))));
+        absl::StrCat("BufferFromHostBuffer: ", element.status().message())));
   }
+  const PrimitiveType type = *element;
   for (size_t i = 0; i < args->num_dims; ++i) {
     if (args->dims[i] < 0) {
       return MakeError(absl::InvalidArgumentError(
@@ -473,7 +467,7 @@ SYSTOLIC_Error* ExecutableValueShape(SYSTOLIC_LoadedExecutable_ValueShape_Args* 
         "' does not exist (", leaves.size(), args->output ? " outputs)" : " parameters)")));
   }
   const Shape& shape = leaves[args->index].shape;
-  args->type = SYSTOLIC_Buffer_Type(shape.element_type());
+  args->type = BufferTypeOf(shape.element_type());
   args->dims = shape.dimensions().data();
   args->num_dims = shape.dimensions().size();
   return nullptr;
@@ -533,7 +527,7 @@ SYSTOLIC_Error* BufferDescribe(SYSTOLIC_Buffer_Describe_Args* args) {
   SYSTOLIC_CHECK_ARGS(SYSTOLIC_Buffer_Describe_Args);
   const LocalBuffer& b = *args->buffer->buffer;
   args->id = b.id();
-  args->type = SYSTOLIC_Buffer_Type(b.shape().element_type());
+  args->type = BufferTypeOf(b.shape().element_type());
   args->dims = b.shape().dimensions().data();
   args->num_dims = b.shape().dimensions().size();
   args->on_device_size_in_bytes = size_t(b.size_bytes());

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/hlo/status_macros.h"
+#include "core/runtime/buffer_type.h"
 
 namespace systolic::runtime {
 namespace {
@@ -179,7 +180,7 @@ absl::StatusOr<std::unique_ptr<Buffer>> Client::BufferFromHostBuffer(
   args.struct_size = SYSTOLIC_Client_BufferFromHostBuffer_Args_STRUCT_SIZE;
   args.client = client_;
   args.data = data;
-  args.type = SYSTOLIC_Buffer_Type(shape.element_type());
+  args.type = BufferTypeOf(shape.element_type());
   args.dims = shape.dimensions().data();
   args.num_dims = shape.dimensions().size();
   args.host_buffer_semantics = SYSTOLIC_HostBufferSemantics(semantics);

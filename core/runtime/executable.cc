@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/hlo/status_macros.h"
+#include "core/runtime/buffer_type.h"
 #include "core/runtime/client.h"
 
 namespace systolic::runtime {
@@ -30,9 +31,7 @@ absl::StatusOr<std::unique_ptr<Executable>> Executable::Wrap(Client* client,
       v.output = output;
       v.index = i;
       SYSTOLIC_RETURN_IF_ERROR(plugin.ToStatus(plugin.api()->LoadedExecutable_ValueShape(&v)));
-      Shape shape = v.type == SYSTOLIC_Buffer_Type_TOKEN
-                        ? Shape::MakeToken()
-                        : Shape(PrimitiveType(v.type), absl::MakeConstSpan(v.dims, v.num_dims));
+      SYSTOLIC_ASSIGN_OR_RETURN(Shape shape, ShapeOfBuffer(v.type, v.dims, v.num_dims));
       (output ? executable->output_shapes_ : executable->parameter_shapes_).push_back(shape);
     }
   }
@@ -84,12 +83,20 @@ absl::StatusOr<ExecuteResult> Executable::ExecuteOnDevices(
   SYSTOLIC_RETURN_IF_ERROR(plugin.ToStatus(plugin.api()->LoadedExecutable_Execute(&args)));
   ExecuteResult result;
   result.outputs.resize(num_devices);
+  // Every handle is wrapped (so owned and destroyed) before an error returns.
+  absl::Status wrapped = absl::OkStatus();
   for (size_t d = 0; d < num_devices; ++d) {
     for (SYSTOLIC_Buffer* output : c_outputs[d]) {
-      result.outputs[d].push_back(Buffer::Wrap(client_, output));
+      absl::StatusOr<std::unique_ptr<Buffer>> buffer = Buffer::Wrap(client_, output);
+      if (buffer.ok()) {
+        result.outputs[d].push_back(*std::move(buffer));
+      } else {
+        wrapped.Update(buffer.status());
+      }
     }
     result.done.emplace_back(&plugin, c_events[d]);
   }
+  if (!wrapped.ok()) return wrapped;
   return result;
 }
 

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define SYSTOLIC_API_MAJOR 1
-#define SYSTOLIC_API_MINOR 1
+#define SYSTOLIC_API_MINOR 2
 
 /* The size of `type` up to and including `last_field`: what a caller built
  * against this header puts in `struct_size`. */
@@ -81,7 +81,8 @@ typedef enum {
   SYSTOLIC_Error_Code_UNAUTHENTICATED = 16,
 } SYSTOLIC_Error_Code;
 
-/* Element types; the values are the IR's PrimitiveType values. */
+/* Element types. Values never move: types added later come after the last
+ * one (F6E2M3FN and F6E3M2FN came in version 1.2). */
 typedef enum {
   SYSTOLIC_Buffer_Type_INVALID = 0,
   SYSTOLIC_Buffer_Type_PRED = 1,
@@ -113,6 +114,8 @@ typedef enum {
   SYSTOLIC_Buffer_Type_F8E8M0FNU = 27,
   SYSTOLIC_Buffer_Type_F4E2M1FN = 28,
   SYSTOLIC_Buffer_Type_TOKEN = 29,
+  SYSTOLIC_Buffer_Type_F6E2M3FN = 30,
+  SYSTOLIC_Buffer_Type_F6E3M2FN = 31,
 } SYSTOLIC_Buffer_Type;
 
 typedef enum {

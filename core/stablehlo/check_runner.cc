@@ -1,7 +1,10 @@
 #include "core/stablehlo/check_runner.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
@@ -50,15 +53,42 @@ std::string Mismatch(const Literal& actual, const Literal& expected, int64_t i,
 
 bool IsNan(const complex128& c) { return std::isnan(c.real()) || std::isnan(c.imag()); }
 
-// Floats as integers that order like the floats (for ULP distances).
+// A float's bits as an integer that orders like the float (for ULP
+// distances): sign and magnitude become a two's complement value.
+int64_t OrderedFromBits(uint64_t bits, int width, bool has_sign) {
+  const uint64_t all = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  bits &= all;
+  if (!has_sign) return int64_t(bits);
+  const uint64_t magnitude = bits & (all >> 1);
+  return (bits >> (width - 1)) & 1 ? -int64_t(magnitude) : int64_t(magnitude);
+}
+
+// Element i of a real float literal, ordered; sub-byte floats sit in the low
+// bits of their byte.
 int64_t OrderedBits(const Literal& l, int64_t i) {
-  int width = primitive_util::ByteWidth(l.element_type());
+  const PrimitiveType type = l.element_type();
+  const int bytes = primitive_util::ByteWidth(type);
   uint64_t bits = 0;
-  std::memcpy(&bits, static_cast<const uint8_t*>(l.untyped_data()) + i * width, width);
-  int total = width * 8;
-  uint64_t sign = (bits >> (total - 1)) & 1;
-  uint64_t magnitude = bits & ((total == 64 ? ~uint64_t{0} : (uint64_t{1} << total) - 1) >> 1);
-  return sign ? -int64_t(magnitude) : int64_t(magnitude);
+  std::memcpy(&bits, static_cast<const uint8_t*>(l.untyped_data()) + i * bytes, bytes);
+  return OrderedFromBits(bits, primitive_util::BitWidth(type), type != F8E8M0FNU);
+}
+
+// One component of a complex number, ordered at the component's width.
+int64_t OrderedComponent(double value, PrimitiveType component) {
+  if (component == F32) {
+    return OrderedFromBits(std::bit_cast<uint32_t>(float(value)), 32, true);
+  }
+  return OrderedFromBits(std::bit_cast<uint64_t>(value), 64, true);
+}
+
+// ULP distance of two values of one component type; NaN with NaN is 0 and
+// NaN with a number is unbounded.
+int64_t ComponentDistance(double x, double y, PrimitiveType component) {
+  if (std::isnan(x) || std::isnan(y)) {
+    return std::isnan(x) && std::isnan(y) ? 0 : std::numeric_limits<int64_t>::max();
+  }
+  if (x == y) return 0;  // +0 and -0
+  return std::llabs(OrderedComponent(x, component) - OrderedComponent(y, component));
 }
 
 }  // namespace
@@ -112,15 +142,26 @@ std::string CompareUlps(const Literal& actual, const Literal& expected, int64_t 
                         int64_t max_ulp) {
   if (std::string s = ShapeMismatch(actual, expected); !s.empty()) return s;
   PrimitiveType type = actual.element_type();
-  if (!primitive_util::IsFloatingPointType(type)) return CompareExact(actual, expected);
+  const bool complex = primitive_util::IsComplexType(type);
+  if (!primitive_util::IsFloatingPointType(type) && !complex) return CompareExact(actual, expected);
   for (int64_t i = 0; i < actual.element_count(); ++i) {
-    double x = actual.GetAsDouble(i), y = expected.GetAsDouble(i);
-    if (std::isnan(x) || std::isnan(y)) {
-      if (std::isnan(x) && std::isnan(y)) continue;
-      return Mismatch(actual, expected, i);
+    int64_t distance;
+    if (complex) {
+      // Each component in ULPs of the component type; the farther one counts.
+      const PrimitiveType component = primitive_util::ComplexComponentType(type);
+      const complex128 x = actual.GetAsComplex128(i), y = expected.GetAsComplex128(i);
+      distance = std::max(ComponentDistance(x.real(), y.real(), component),
+                          ComponentDistance(x.imag(), y.imag(), component));
+    } else {
+      double x = actual.GetAsDouble(i), y = expected.GetAsDouble(i);
+      if (std::isnan(x) || std::isnan(y)) {
+        if (std::isnan(x) && std::isnan(y)) continue;
+        return Mismatch(actual, expected, i);
+      }
+      distance = std::llabs(OrderedBits(actual, i) - OrderedBits(expected, i));
+      if (x == y) distance = 0;  // +0 and -0
     }
-    int64_t distance = std::llabs(OrderedBits(actual, i) - OrderedBits(expected, i));
-    if (x == y) distance = 0;  // +0 and -0
+    if (distance == std::numeric_limits<int64_t>::max()) return Mismatch(actual, expected, i);
     if (distance < min_ulp || distance > max_ulp) {
       return Mismatch(actual, expected, i,
                       absl::StrCat(" (", distance, " ulp, allowed ", min_ulp, "..", max_ulp, ")"));

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/hlo/status_macros.h"
+#include "core/stablehlo/dynamic_shape_ops.h"
 #include "core/stablehlo/stablehlo_importer.h"
 
 namespace systolic::stablehlo {
@@ -65,7 +66,7 @@ absl::StatusOr<std::vector<Shape>> ComputationBuilder::ResultShapes(
     const mlir::Operation& op) const {
   std::vector<Shape> shapes;
   for (const mlir::Type& t : op.result_types) {
-    auto shape = t.ToShape();
+    auto shape = t.ToShape(/*allow_unbounded=*/true);
     if (!shape.ok()) return Error(op, shape.status().message());
     shapes.push_back(*std::move(shape));
   }
@@ -82,6 +83,13 @@ absl::StatusOr<std::vector<HloInstruction*>> ComputationBuilder::ConvertBlock(
     }
     SYSTOLIC_ASSIGN_OR_RETURN(std::vector<HloInstruction*> operands, Operands(op));
     SYSTOLIC_ASSIGN_OR_RETURN(std::vector<Shape> shapes, ResultShapes(op));
+    // Only ops that work out their own sizes may have `?` in their result types.
+    for (size_t i = 0; i < shapes.size(); ++i) {
+      if (shapes[i].is_unbounded_dynamic() && !ResolvesUnboundedResults(op.name)) {
+        return Error(op, absl::StrCat("type ", op.result_types[i].text,
+                                      " has an unbounded dynamic dimension"));
+      }
+    }
     SYSTOLIC_ASSIGN_OR_RETURN(std::vector<HloInstruction*> results,
                               (*converter)(*this, op, operands, shapes));
     if (results.size() < op.results.size()) {

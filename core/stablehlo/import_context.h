@@ -38,7 +38,7 @@ class ComputationBuilder {
 
   // Operands of `op` as instructions.
   absl::StatusOr<std::vector<HloInstruction*>> Operands(const mlir::Operation& op) const;
-  // HLO shapes of the op's results.
+  // HLO shapes of the op's results; a `?` dimension is Shape::kUnboundedSize.
   absl::StatusOr<std::vector<Shape>> ResultShapes(const mlir::Operation& op) const;
 
   // Converts every operation of `block`; the terminator's operands are

@@ -39,7 +39,8 @@ absl::StatusOr<PrimitiveType> ElementTypeFromName(absl::string_view name) {
       {"f8E5M2", F8E5M2},     {"f8E4M3", F8E4M3}, {"f8E4M3FN", F8E4M3FN},
       {"f8E4M3FNUZ", F8E4M3FNUZ}, {"f8E5M2FNUZ", F8E5M2FNUZ},
       {"f8E4M3B11FNUZ", F8E4M3B11FNUZ}, {"f8E3M4", F8E3M4}, {"f8E8M0FNU", F8E8M0FNU},
-      {"f4E2M1FN", F4E2M1FN}, {"complex<f32>", C64}, {"complex<f64>", C128},
+      {"f4E2M1FN", F4E2M1FN}, {"f6E2M3FN", F6E2M3FN}, {"f6E3M2FN", F6E3M2FN},
+      {"complex<f32>", C64},  {"complex<f64>", C128},
   };
   auto it = table->find(std::string(name));
   if (it == table->end()) {
@@ -65,6 +66,9 @@ class MlirParser {
   absl::Status ParseGenericOperation(Operation* op);
   absl::Status ParsePrettyOperation(Operation* op);
   absl::Status ParsePrettyDefault(Operation* op);
+  // Whether the text ahead is the result names of an operation: `%x =`,
+  // `%x:2 =` or `%a, %b =`.
+  bool LooksAtResultNames();
   absl::Status ParsePrettyReduce(Operation* op);
   absl::Status ParsePrettyWhile(Operation* op);
   absl::Status ParsePrettyConvolution(Operation* op);
@@ -402,6 +406,20 @@ absl::Status MlirParser::ParsePrettyOperation(Operation* op) {
   return ParsePrettyDefault(op);
 }
 
+bool MlirParser::LooksAtResultNames() {
+  size_t k = 0;
+  while (lex_.PeekAt(k) == '%') {
+    ++k;
+    while (IsIdentChar(lex_.PeekAt(k)) || lex_.PeekAt(k) == ':' || lex_.PeekAt(k) == '#') ++k;
+    while (lex_.PeekAt(k) == ' ' || lex_.PeekAt(k) == '\t') ++k;
+    if (lex_.PeekAt(k) == '=') return lex_.PeekAt(k + 1) != '=';
+    if (lex_.PeekAt(k) != ',') return false;
+    ++k;
+    while (lex_.PeekAt(k) == ' ' || lex_.PeekAt(k) == '\t') ++k;
+  }
+  return false;
+}
+
 // Operands, positional words, `key = value` attributes, an optional
 // attribute dictionary and the trailing types, as most ops print.
 absl::Status MlirParser::ParsePrettyDefault(Operation* op) {
@@ -429,6 +447,10 @@ absl::Status MlirParser::ParsePrettyDefault(Operation* op) {
     first = false;
     Location where = lex_.location();
     if (c == '%') {
+      // `%r = ...` (or `%a, %b = ...`) starts the next operation: an op
+      // without results, such as a check, ends at its last operand or
+      // typed attribute.
+      if (LooksAtResultNames()) break;
       // A following `[...]` belongs to the operand: an index or slice ranges.
       SYSTOLIC_ASSIGN_OR_RETURN(ValueRef v, ParseValueRef());
       op->operands.push_back(std::move(v));

@@ -12,13 +12,17 @@ Attribute& Attribute::operator=(const Attribute&) = default;
 Attribute& Attribute::operator=(Attribute&&) noexcept = default;
 
 
-absl::StatusOr<Shape> Type::ToShape() const {
+absl::StatusOr<Shape> Type::ToShape(bool allow_unbounded) const {
   switch (kind) {
     case Kind::kTensor: {
       Shape shape(element_type, {});
       for (size_t i = 0; i < dimensions.size(); ++i) {
         int64_t bound = i < bounds.size() ? bounds[i] : -1;
         if (dimensions[i] < 0) {
+          if (bound < 0 && allow_unbounded) {
+            shape.add_dimensions(Shape::kUnboundedSize, /*dynamic=*/true);
+            continue;
+          }
           if (bound < 0) {
             return absl::UnimplementedError(
                 absl::StrCat("type ", text, " has an unbounded dynamic dimension"));
@@ -35,7 +39,7 @@ absl::StatusOr<Shape> Type::ToShape() const {
     case Kind::kTuple: {
       std::vector<Shape> shapes;
       for (const Type& e : elements) {
-        auto s = e.ToShape();
+        auto s = e.ToShape(allow_unbounded);
         if (!s.ok()) return s.status();
         shapes.push_back(*std::move(s));
       }

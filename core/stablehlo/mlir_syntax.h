@@ -31,7 +31,9 @@ struct Type {
 
   bool IsTensor() const { return kind == Kind::kTensor; }
   // The HLO shape of a tensor, tuple or token type.
-  absl::StatusOr<Shape> ToShape() const;
+  // An unbounded `?` dimension is an error unless `allow_unbounded`, which
+  // gives Shape::kUnboundedSize for an op's converter to resolve.
+  absl::StatusOr<Shape> ToShape(bool allow_unbounded = false) const;
 };
 
 struct Attribute;

@@ -12,6 +12,8 @@
 #include "core/hlo/status_macros.h"
 #include "core/stablehlo/check_ops.h"
 #include "core/stablehlo/chlo_decompositions.h"
+#include "core/stablehlo/chlo_emitter.h"
+#include "core/stablehlo/dynamic_shape_ops.h"
 #include "core/stablehlo/import_context.h"
 #include "core/stablehlo/stablehlo_importer.h"
 
@@ -1199,11 +1201,12 @@ const absl::flat_hash_map<std::string, OpConverter>& Converters() {
     m["stablehlo.after_all"] = ConvertAfterAll;
     m["stablehlo.create_token"] = ConvertAfterAll;
     m["stablehlo.custom_call"] = ConvertCustomCall;
-    for (const char* dynamic : {"dynamic_broadcast_in_dim", "dynamic_conv", "dynamic_gather",
-                                "dynamic_iota", "dynamic_pad", "dynamic_reshape",
+    for (const char* dynamic : {"dynamic_conv", "dynamic_gather", "dynamic_pad",
                                 "real_dynamic_slice", "uniform_quantize", "uniform_dequantize"}) {
       m[absl::StrCat("stablehlo.", dynamic)] = ConvertRealDynamicUnsupported;
     }
+    AddDynamicShapeConverters(&m);
+    m["stablehlo.square"] = ChloElementwise(EmitSquare);
     AddChloConverters(&m);
     AddCheckConverters(&m);
     return t;

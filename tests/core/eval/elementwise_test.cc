@@ -177,6 +177,25 @@ TEST(ElementwiseTest, ConvertRoundsNarrowFloatsToNearestEven) {
   ExpectNear(RunOp("add", {&a, &b}, "f16[2]"), {2048, 2052}, 0);
 }
 
+TEST(ElementwiseTest, ConvertToMxFloatsSaturatesAndRoundsToEven) {
+  Literal f = R1<float>({100.0f, -INFINITY, 1.0625f, 0.09375f, NAN});
+  // f6e2m3fn: max 7.5, the tie 1.0625 goes to 1 (even mantissa).
+  Literal e2m3 = RunOp("convert", {&f}, "f6e2m3fn[5]");
+  ExpectNear(e2m3, {7.5, -7.5, 1, 0.125, 0}, 0);
+  EXPECT_TRUE(std::signbit(e2m3.GetAsDouble(4)));  // NaN becomes -0
+  // f6e3m2fn: max 28, 0.09375 is a subnormal tie that goes to 0.125.
+  ExpectNear(RunOp("convert", {&f}, "f6e3m2fn[5]"), {28, -28, 1, 0.125, 0}, 0);
+  // And back: every value of the narrow type is exact in f32 and s32.
+  Literal narrow = FromDoubles(F6E3M2FN, {3}, {-28, 0.0625, 12});
+  ExpectNear(RunOp("convert", {&narrow}, "f32[3]"), {-28, 0.0625, 12}, 0);
+  EXPECT_EQ(ToInts(RunOp("convert", {&narrow}, "s32[3]")), (std::vector<int64_t>{-28, 0, 12}));
+  // Between the two f6 types: 7.5 exists in e2m3 but rounds to 8 in e3m2.
+  Literal from_e2m3 = FromDoubles(F6E2M3FN, {2}, {7.5, 0.125});
+  ExpectNear(RunOp("convert", {&from_e2m3}, "f6e3m2fn[2]"), {8, 0.125}, 0);
+  // Arithmetic rounds once into the type: 7.5 + 7.5 saturates at 7.5.
+  ExpectNear(RunOp("add", {&from_e2m3, &from_e2m3}, "f6e2m3fn[2]"), {7.5, 0.25}, 0);
+}
+
 TEST(ElementwiseTest, BitcastConvertSameAndChangingWidth) {
   Literal f = R1<float>({1.0f, -2.0f});
   Literal u = RunOp("bitcast-convert", {&f}, "u32[2]");
@@ -263,6 +282,27 @@ TEST(ElementwiseTest, TranscendentalsInF32AndRoundedForNarrowTypes) {
   Literal base = R1<float>({2, 0, -8});
   Literal exponent = R1<float>({0.5, 0, 1.0f / 3});
   ExpectNear(RunOp("power", {&base, &exponent}, "f32[3]"), {std::sqrt(2.0), 1, NAN});
+}
+
+TEST(ElementwiseTest, ComplexExpm1AndLog1pKeepPrecisionNearZero) {
+  // expm1(z) = z + z^2/2 + ... and log1p(z) = z - z^2/2 + ...: for
+  // z = 1e-10 (1 + i), z^2 = 2e-20 i.
+  Literal z = Literal::CreateR1<complex128>({{1e-10, 1e-10}, {1e300, 1e300}, {-0.5, 0}});
+  Literal e = RunOp("exponential-minus-one", {&z}, "c128[3]");
+  const complex128 e0 = e.data<complex128>()[0];
+  EXPECT_NEAR(e0.real(), 1e-10, 1e-24);
+  EXPECT_NEAR(e0.imag(), 1e-10 + 1e-20, 1e-24);
+  Literal l = RunOp("log-plus-one", {&z}, "c128[3]");
+  const complex128 l0 = l.data<complex128>()[0];
+  EXPECT_NEAR(l0.real(), 1e-10, 1e-24);
+  EXPECT_NEAR(l0.imag(), 1e-10 - 1e-20, 1e-24);
+  // Far from zero the squares would overflow: log|1 + z| = log(sqrt(2) 1e300).
+  const complex128 l1 = l.data<complex128>()[1];
+  EXPECT_NEAR(l1.real(), std::log(std::sqrt(2.0)) + 300 * std::log(10.0), 1e-12);
+  EXPECT_NEAR(l1.imag(), std::atan(1.0), 1e-15);
+  EXPECT_NEAR(l.data<complex128>()[2].real(), std::log(0.5), 1e-15);
+  EXPECT_NEAR(e.data<complex128>()[2].real(), std::expm1(-0.5), 1e-15);
+  EXPECT_EQ(e.data<complex128>()[2].imag(), 0.0);
 }
 
 TEST(ElementwiseTest, PredLogic) {

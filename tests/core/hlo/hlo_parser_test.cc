@@ -92,6 +92,22 @@ ENTRY e {
   ExpectRoundTrip(m->ToString());
 }
 
+TEST(HloParser, MxFloatConstantsRoundTrip) {
+  auto m = Parse(R"(
+ENTRY e {
+  a = f6e2m3fn[3] constant({7.5, -0.125, 1.25})
+  b = f6e3m2fn[2] constant({-28, 0.0625})
+  ROOT t = (f6e2m3fn[3], f6e3m2fn[2]) tuple(a, b)
+})");
+  ASSERT_NE(m, nullptr);
+  auto* t = m->entry_computation()->root_instruction();
+  EXPECT_EQ(t->operand(0)->literal().data<float6_e2m3fn>()[0].bits(), 0x1F);
+  EXPECT_EQ(t->operand(0)->literal().data<float6_e2m3fn>()[1].bits(), 0x21);
+  EXPECT_EQ(t->operand(1)->literal().data<float6_e3m2fn>()[0].bits(), 0x3F);
+  EXPECT_EQ(t->operand(1)->literal().GetAsDouble(1), 0.0625);
+  ExpectRoundTrip(m->ToString());
+}
+
 // A constant is held whole, even elided: one larger than the host may use
 // is an error at its place, not an allocation that fails.
 TEST(HloParser, AConstantLargerThanTheHostIsAnError) {

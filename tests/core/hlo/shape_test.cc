@@ -31,6 +31,23 @@ TEST(PrimitiveType, Properties) {
   EXPECT_EQ(primitive_util::SignificandWidth(BF16), 8);
 }
 
+TEST(PrimitiveType, MxFloatsAreSixBitsInOneByte) {
+  for (PrimitiveType t : {F6E2M3FN, F6E3M2FN}) {
+    EXPECT_EQ(primitive_util::BitWidth(t), 6);
+    EXPECT_EQ(primitive_util::ByteWidth(t), 1);
+    EXPECT_TRUE(primitive_util::IsSubByteType(t));
+    EXPECT_TRUE(primitive_util::IsFloatingPointType(t));
+    EXPECT_TRUE(primitive_util::IsArrayType(t));
+    EXPECT_FALSE(primitive_util::HasInfinity(t));
+  }
+  EXPECT_EQ(primitive_util::ExponentWidth(F6E2M3FN), 2);
+  EXPECT_EQ(primitive_util::SignificandWidth(F6E2M3FN), 4);
+  EXPECT_EQ(primitive_util::ExponentWidth(F6E3M2FN), 3);
+  EXPECT_EQ(primitive_util::LowercasePrimitiveTypeName(F6E3M2FN), "f6e3m2fn");
+  EXPECT_EQ(*primitive_util::StringToPrimitiveType("f6e2m3fn"), F6E2M3FN);
+  EXPECT_EQ(Shape(F6E3M2FN, {2, 3}).ToString(), "f6e3m2fn[2,3]");
+}
+
 TEST(Shape, PrintsArraysTuplesAndDynamicDims) {
   Shape s(F32, {2, 3});
   EXPECT_EQ(s.ToString(), "f32[2,3]");

@@ -107,6 +107,9 @@ TEST(BufferTest, ElementTypesRoundTrip) {
   values.push_back(Literal::CreateR1<uint64_t>({1ull << 40}));
   values.push_back(Literal::CreateR1<double>({0.1, -2}));
   values.push_back(Literal::CreateR0<int32_t>(5));
+  // Types whose ABI values differ from their PrimitiveType values.
+  values.push_back(Literal::CreateR1<float6_e2m3fn>({float6_e2m3fn(7.5f), float6_e2m3fn(-0.125f)}));
+  values.push_back(Literal::CreateR1<float6_e3m2fn>({float6_e3m2fn(28.0f)}));
   for (const Literal& literal : values) {
     auto buffer = ToDevice(*client, literal);
     auto back = buffer->ToLiteralSync();

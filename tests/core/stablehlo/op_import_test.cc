@@ -795,6 +795,10 @@ TEST(StableHloOpImport, TuplesAndConstants) {
       Constant("f16", "dense<[0.5, 65504.0, -0.25]>", "tensor<3xf16>", "f16[3]",
                {0.5, 65504, -0.25}),
       Constant("f64", "dense<[0.1, -3.0]>", "tensor<2xf64>", "f64[2]", {0.1, -3}),
+      Constant("f6E2M3FN", "dense<[7.5, -0.125, 1.0625]>", "tensor<3xf6E2M3FN>", "f6e2m3fn[3]",
+               {7.5, -0.125, 1}),
+      Constant("f6E3M2FN", "dense<[28.0, 0.0625]>", "tensor<2xf6E3M2FN>", "f6e3m2fn[2]",
+               {28, 0.0625}),
       Constant("hex bytes", "dense<\"0x0000803F00000040\">", "tensor<2xf32>", "f32[2]", {1, 2}),
       Constant("hex elements", "dense<[0x7F800000, 0xFF800000, 0x7FC00000]>", "tensor<3xf32>",
                "f32[3]", {INFINITY, -INFINITY, NAN}),
@@ -1227,9 +1231,9 @@ TEST(StableHloOpImport, MalformedTextGivesLocatedErrors) {
   return %0 : tensor<2xf32>
 })",
        "test.mlir:2:3:", "recursion is not supported"},
-      {"dynamic op", R"(func.func @main(%a: tensor<2xf32>, %s: tensor<1xi64>) -> tensor<2xf32> {
-  %0 = stablehlo.dynamic_reshape %a, %s : (tensor<2xf32>, tensor<1xi64>) -> tensor<2xf32>
-  return %0 : tensor<2xf32>
+      {"dynamic op sized at run time", R"(func.func @main(%a: tensor<2xf32>, %s: tensor<1xi64>) -> tensor<?xf32> {
+  %0 = stablehlo.dynamic_reshape %a, %s : (tensor<2xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
 })",
        "test.mlir:2:3:", "needs dynamic shapes"},
       {"generic op without a function type", R"(func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
