@@ -10,7 +10,9 @@
 #include "core/hlo/hlo_proto_literal.h"
 #include "core/hlo/hlo_verifier.h"
 #include "core/hlo/status_macros.h"
+#include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 #include "google/protobuf/text_format.h"
 
 namespace systolic {
@@ -122,8 +124,17 @@ absl::StatusOr<std::string> SerializeHloModuleProto(const HloModule& module, Pro
     if (!google::protobuf::TextFormat::PrintToString(proto, &out)) {
       return absl::InternalError("the module could not be printed in text format");
     }
-  } else if (!proto.SerializeToString(&out)) {
-    return absl::InternalError("the module could not be serialised");
+    return out;
+  }
+  // Deterministic: map fields (schedules, frontend attributes) in key order,
+  // so a module is always written as the same bytes.
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    if (!proto.SerializeToCodedStream(&coded)) {
+      return absl::InternalError("the module could not be serialised");
+    }
   }
   return out;
 }
