@@ -9,9 +9,27 @@
 namespace systolic::cli {
 
 absl::StatusOr<std::vector<std::vector<Literal>>> LoadDeviceArguments(
-    const HloComputation& entry, const std::vector<std::string>& arg_files, int64_t seed,
-    int64_t devices) {
+    const HloComputation& entry, const std::vector<std::string>& arg_files,
+    absl::Span<const Literal> file_arguments, int64_t seed, int64_t devices) {
   std::vector<std::vector<Literal>> args;
+  if (arg_files.empty() && !file_arguments.empty()) {
+    if (int64_t(file_arguments.size()) != entry.num_parameters()) {
+      return absl::InvalidArgumentError(absl::StrCat("the file gives ", file_arguments.size(),
+                                                     " arguments, the entry takes ",
+                                                     entry.num_parameters(), " parameters"));
+    }
+    args.emplace_back();
+    for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+      const Shape& parameter = entry.parameter_instruction(i)->shape();
+      if (file_arguments[i].shape().ToString() != parameter.ToString()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the file's argument ", i, " is ", file_arguments[i].shape().ToString(),
+            ", parameter ", i, " is ", parameter.ToString()));
+      }
+      args[0].push_back(file_arguments[i].Clone());
+    }
+    return args;
+  }
   if (arg_files.empty()) {
     for (int64_t d = 0; d < devices; ++d) {
       args.push_back(MakeRandomArguments(entry, uint64_t(seed), uint64_t(d)));

@@ -1,15 +1,16 @@
 // `systolic eval FILE [--seed S] [--args a.npy,b.npy] [--replicas N]
 // [--partitions M] [--out DIR] [--max-iterations K] [--json]`: runs the entry
-// computation of every module in FILE (HLO text or StableHLO) on the
-// reference evaluator. Arguments come from .npy files (one per parameter) or
-// are drawn from the seed; every output is printed in XLA's literal format,
+// computation of every module in FILE (HLO text, StableHLO or an HLO proto)
+// on the reference evaluator. Arguments come from .npy files (one per
+// parameter), else from the file (an HloSnapshot's), else are drawn from the
+// seed; every output is printed in XLA's literal format,
 // long arrays elided in the middle. Modules with replica_count /
 // num_partitions > 1 (or the flags) run on that many simulated devices.
 //
 // --json prints one object: {file, modules: [{name, line, replicas,
 // partitions, seed, arguments: [{parameter, shape, source}], ok, error,
 // seconds, devices: [{device, replica, partition, outputs: [{index, shape,
-// value, npy}]}]}]}. `source` is "random" or the .npy path; `index` is the
+// value, npy}]}]}]}. `source` is "random", "snapshot" or the .npy path; `index` is the
 // output's tuple index path ("{}" for a single array); `value` is the printed
 // literal; `npy` the file written with --out (absent otherwise).
 #include <cctype>
@@ -52,7 +53,8 @@ struct Settings {
 };
 
 // Evaluates one module; fills `j` and prints unless --json.
-bool RunModule(const HloModule& module, int line, bool several_modules, const Settings& settings,
+bool RunModule(const HloModule& module, absl::Span<const Literal> file_arguments, int line,
+               bool several_modules, const Settings& settings,
                nlohmann::json& j, std::ostream& out) {
   const HloComputation* entry = module.entry_computation();
   // The header's counts, raised to what the collectives name, unless given.
@@ -83,15 +85,18 @@ bool RunModule(const HloModule& module, int line, bool several_modules, const Se
   if (absl::Status fits = eval::CheckEvaluationFits(module, devices); !fits.ok()) {
     return fail(std::string(fits.message()));
   }
-  auto args = LoadDeviceArguments(*entry, settings.arg_files, settings.seed, devices);
+  auto args = LoadDeviceArguments(*entry, settings.arg_files, file_arguments, settings.seed, devices);
   if (!args.ok()) return fail(std::string(args.status().message()));
   nlohmann::json arg_json = nlohmann::json::array();
   for (int64_t i = 0; i < entry->num_parameters(); ++i) {
     const bool from_file = !settings.arg_files.empty();
+    const bool from_program_file = !from_file && !file_arguments.empty();
     arg_json.push_back({{"parameter", i},
                         {"shape", from_file ? (*args)[0][i].shape().ToString()
                                             : entry->parameter_instruction(i)->shape().ToString()},
-                        {"source", from_file ? settings.arg_files[i] : "random"}});
+                        {"source", from_file           ? settings.arg_files[i]
+                                   : from_program_file ? "snapshot"
+                                                       : "random"}});
   }
   j["arguments"] = arg_json;
 
@@ -206,7 +211,8 @@ int RunEval(const CliArgs& args, std::ostream& out, std::ostream& err) {
       }
       all_ok = false;
     } else {
-      all_ok &= RunModule(**entry.module, entry.first_line, modules->size() > 1, settings, mj, out);
+      all_ok &= RunModule(**entry.module, entry.arguments, entry.first_line, modules->size() > 1,
+                          settings, mj, out);
     }
     module_json.push_back(mj);
   }

@@ -250,8 +250,9 @@ int RunModule(HloFileModule& entry, const RunSettings& settings, const device::C
   request.compute_values = !settings.timing_only;
   request.compare_reference = settings.compare;
   request.seed = uint64_t(settings.seed);
-  if (!settings.arg_files.empty()) {
-    auto loaded = LoadDeviceArguments(*entry_computation, settings.arg_files, settings.seed, 1);
+  if (!settings.arg_files.empty() || !entry.arguments.empty()) {
+    auto loaded = LoadDeviceArguments(*entry_computation, settings.arg_files, entry.arguments,
+                                      settings.seed, 1);
     if (!loaded.ok()) return fail(std::string(loaded.status().message()));
     request.arguments = *std::move(loaded);
   }

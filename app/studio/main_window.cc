@@ -498,6 +498,7 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
       OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), info.fileName());
       break;
     }
+    case trace::FileKind::kHloProto:
     case trace::FileKind::kText:
     case trace::FileKind::kOtherBinary: {  // the loader says why it is no program
       absl::StatusOr<std::vector<HloFileModule>> loaded = LoadProgramFile(file, /*verify=*/true);
@@ -689,8 +690,8 @@ void MainWindow::OpenWithDialog() {
   QSettings settings;
   const QString path = QFileDialog::getOpenFileName(
       this, "Open", settings.value("window/lastDirectory").toString(),
-      "Programs and profiles (*.hlo *.hlotxt *.txt *.mlir *.sysprof *.xplane.pb);;"
-      "Programs (*.hlo *.hlotxt *.txt *.mlir);;Profiles (*.sysprof *.xplane.pb);;All files (*)");
+      "Programs and profiles (*.hlo *.hlotxt *.txt *.mlir *.pb *.pbtxt *.sysprof *.xplane.pb);;"
+      "Programs (*.hlo *.hlotxt *.txt *.mlir *.hlo.pb *.pb *.pbtxt);;Profiles (*.sysprof *.xplane.pb);;All files (*)");
   if (path.isEmpty()) return;
   settings.setValue("window/lastDirectory", QFileInfo(path).absolutePath());
   OpenAndReport(path);

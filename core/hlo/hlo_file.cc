@@ -38,6 +38,11 @@ absl::StatusOr<std::string> CheckIsText(const std::string& path, std::string tex
 }  // namespace
 
 absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
+  SYSTOLIC_ASSIGN_OR_RETURN(std::string text, ReadFileBytes(path));
+  return CheckIsText(path, std::move(text));
+}
+
+absl::StatusOr<std::string> ReadFileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open file"));
   // Read straight into the string (a stringstream copied a large module's
@@ -50,7 +55,7 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
     in.seekg(0, std::ios::beg);
     in.read(text.data(), size);
     if (in.gcount() != size) return absl::DataLossError(absl::StrCat(path, ": read error"));
-    return CheckIsText(path, std::move(text));
+    return text;
   }
   // Not seekable (a pipe): read it as a stream.
   in.clear();
@@ -58,7 +63,7 @@ absl::StatusOr<std::string> ReadTextFile(const std::string& path) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return CheckIsText(path, buffer.str());
+  return buffer.str();
 }
 
 absl::StatusOr<std::vector<HloFileModule>> LoadHloFile(const std::string& path, bool verify) {

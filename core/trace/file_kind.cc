@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "core/hlo/hlo_proto_sniff.h"
 #include "core/hlo/utf8.h"
 #include "core/trace/chunk_format.h"
 
@@ -16,6 +17,7 @@ FileKind KindOfBytes(absl::string_view head, absl::string_view name) {
   const absl::string_view magic(kProfileMagic, sizeof(kProfileMagic));
   if (absl::StartsWith(head, magic)) return FileKind::kProfile;
   if (absl::StartsWith(head, "\x93NUMPY")) return FileKind::kNpy;
+  if (SniffHloProto(head.substr(0, kKindSniffBytes))) return FileKind::kHloProto;
   if (FirstBinaryByte(head.substr(0, kKindSniffBytes)) < 0) return FileKind::kText;
   // Binary without a magic of ours: a profile by name is read as one (so
   // its error says what is wrong with it as a profile), and protobufs have

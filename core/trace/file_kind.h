@@ -1,6 +1,8 @@
 // What a file holds, told by its first bytes rather than its name: a
-// profile (its magic), a NumPy array, text (a program), or other binary,
-// which by its name may be an XSpace (a protobuf has no magic of its own).
+// profile (its magic), a NumPy array, one of XLA's HLO protos (by the shape
+// of its first fields, binary or text format), text (a program), or other
+// binary, which by its name may be an XSpace (a protobuf has no magic of
+// its own).
 #pragma once
 
 #include <string>
@@ -10,7 +12,7 @@
 
 namespace systolic::trace {
 
-enum class FileKind { kProfile, kNpy, kText, kXSpace, kOtherBinary };
+enum class FileKind { kProfile, kNpy, kHloProto, kText, kXSpace, kOtherBinary };
 
 // `head` is the file's first bytes (a few KiB tell text from binary).
 FileKind KindOfBytes(absl::string_view head, absl::string_view name);

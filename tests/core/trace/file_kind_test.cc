@@ -25,6 +25,21 @@ TEST(FileKind, TheFirstBytesDecideBeforeTheName) {
   EXPECT_EQ(KindOfBytes(binary, "model.hlo"), FileKind::kOtherBinary);
 }
 
+// XLA's HLO protos have no magic: a binary one is known by its first fields
+// (the module's name and entry name, or that module wrapped in field 1),
+// a text-format one by its first field name, whatever the file's name.
+TEST(FileKind, HloProtosAreKnownByTheirFirstFields) {
+  const std::string module("\x0a\x01m\x12\x04main\x1a\x00", 11);
+  EXPECT_EQ(KindOfBytes(module, "dump.bin"), FileKind::kHloProto);
+  const std::string hlo_proto = std::string("\x0a\x0b", 2) + module;
+  EXPECT_EQ(KindOfBytes(hlo_proto, "module_0001.jit_f.hlo.pb"), FileKind::kHloProto);
+  const std::string snapshot = std::string("\x0a\x0d", 2) + hlo_proto;
+  EXPECT_EQ(KindOfBytes(snapshot, "trace.xplane.pb"), FileKind::kHloProto);
+  EXPECT_EQ(KindOfBytes("name: \"m\"\nentry_computation_name: \"main\"\n", "m.txt"),
+            FileKind::kHloProto);
+  EXPECT_EQ(KindOfBytes("# dumped\nhlo_module {\n  name: \"m\"\n}\n", "m.pbtxt"), FileKind::kHloProto);
+}
+
 TEST(FileKind, AMissingFileIsNotFound) {
   EXPECT_EQ(KindOfFile("/nonexistent/file.hlo").status().code(), absl::StatusCode::kNotFound);
   const std::string path = ::testing::TempDir() + "/file_kind_text.pb";
