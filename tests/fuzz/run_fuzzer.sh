@@ -12,7 +12,7 @@ mkdir -p "$work/corpus"
 for dir in "$@"; do
   [ -d "$dir" ] || continue
   find "$dir" -type f \( -name '*.hlo' -o -name '*.hlotxt' -o -name '*.mlir' -o -name '*.seed' \
-    -o -name '*.npy' -o -name '*.textproto' \) \
+    -o -name '*.npy' -o -name '*.textproto' -o -name '*.pb' -o -name '*.pbtxt' \) \
     -size -256k -exec cp {} "$work/corpus/" \; 2>/dev/null || true
 done
 cd "$work"
