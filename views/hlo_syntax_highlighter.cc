@@ -1,9 +1,23 @@
 #include "views/hlo_syntax_highlighter.h"
 
+#include <QStringList>
+
+#include "core/hlo/primitive_type.h"
 #include "views/studio_palette.h"
 
 namespace systolic::views {
 namespace {
+
+// Every element type the IR knows, as HLO text spells it: a type added to
+// the core is coloured without touching this file.
+QString ElementTypeAlternatives() {
+  QStringList names;
+  for (int t = PRED; t < int(PRIMITIVE_TYPE_COUNT); ++t) {
+    const absl::string_view name = LowercasePrimitiveTypeName(PrimitiveType(t));
+    if (!name.empty()) names << QString::fromUtf8(name.data(), qsizetype(name.size()));
+  }
+  return names.join('|');
+}
 
 QTextCharFormat Format(const QColor& color, bool bold = false) {
   QTextCharFormat f;
@@ -18,8 +32,8 @@ HloSyntaxHighlighter::HloSyntaxHighlighter(QTextDocument* document)
     : QSyntaxHighlighter(document) {
   const StudioPalette& p = StudioPalette::Get();
   rules_.push_back({QRegularExpression(R"(\b(HloModule|ENTRY|ROOT)\b)"), Format(p.keyword, true)});
-  rules_.push_back({QRegularExpression(
-                        R"(\b(pred|s2|s4|s8|s16|s32|s64|u2|u4|u8|u16|u32|u64|f16|bf16|f32|f64|c64|c128|f8e\w+|f4e2m1fn|token)\[[^\]]*\](\{[^}]*\})?)"),
+  rules_.push_back({QRegularExpression(QStringLiteral(R"(\b(%1)\[[^\]]*\](\{[^}]*\})?)")
+                                           .arg(ElementTypeAlternatives())),
                     Format(p.shape)});
   rules_.push_back({QRegularExpression(R"(%[\w.\-]+)"), Format(p.name)});
   rules_.push_back({QRegularExpression(R"(\s([a-z][a-z0-9\-]*)\()"), Format(p.opcode, true)});
