@@ -41,7 +41,7 @@ class HloSyntaxHighlighterTest : public QObject {
     const QColor shape = StudioPalette::Get().shape;
     for (int t = PRED; t < int(TOKEN); ++t) {
       const QString type = QString::fromStdString(
-          std::string(LowercasePrimitiveTypeName(PrimitiveType(t))));
+          std::string(primitive_util::LowercasePrimitiveTypeName(PrimitiveType(t))));
       const QString text = type + "[4,2]{1,0}";
       QCOMPARE(ShapeColourOf("  %p = " + text + " parameter(0)", text), shape);
     }
