@@ -30,13 +30,6 @@ absl::string_view WithoutCloneSuffix(absl::string_view name) {
 }  // namespace
 
 std::vector<InstructionProvenance> StageNameLinker::Link(const HloModule& module) {
-  absl::flat_hash_set<std::string> names;
-  for (const HloComputation* computation : module.MakeComputationPostOrder()) {
-    for (const HloInstruction* instruction : computation->instructions()) {
-      names.insert(instruction->name());
-    }
-  }
-
   std::vector<InstructionProvenance> records;
   absl::flat_hash_map<std::string, InstructionProvenance> current;
   // Origins of each computation's instructions, for the fusions calling it.
@@ -55,7 +48,7 @@ std::vector<InstructionProvenance> StageNameLinker::Link(const HloModule& module
         for (absl::string_view base = WithoutCloneSuffix(record.name); !base.empty();
              base = WithoutCloneSuffix(base)) {
           auto moved = previous_.find(base);
-          if (moved != previous_.end() && !names.contains(base)) {
+          if (moved != previous_.end()) {
             record.origins = EffectiveOrigins(moved->second);
             break;
           }

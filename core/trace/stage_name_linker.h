@@ -22,10 +22,11 @@ class StageNameLinker {
   // The provenance of every instruction of `module`, the next stage of the
   // sequence, in the order SnapshotModule records it (computations callees
   // first). An instruction whose name the previous stage had is the same
-  // instruction (its id and origins carry over); one renamed by a clone
-  // suffix (`multiply.3.1`, `add.clone`) of a name the stage no longer has
-  // was moved (into a fusion) and keeps its origins; a new fusion is made
-  // from what it fuses; anything else is new and its own origin.
+  // instruction (its id and origins carry over); one named with a clone
+  // suffix (`multiply.3.1`, `add.clone`) of a name the previous stage had
+  // was cloned or moved from it (into a fusion) and keeps its origins; a new
+  // fusion is made from what it fuses; anything else is new and its own
+  // origin.
   std::vector<InstructionProvenance> Link(const HloModule& module);
 
  private:

@@ -126,6 +126,16 @@ absl::StatusOr<Profile> ImportXlaDumpFolder(const std::string& folder,
   if (profile.info.title.empty()) profile.info.title = fs::path(folder).parent_path().filename().string();
   int64_t files_done = 0;
   for (auto& [number, files_of_module] : modules) {
+    if (files_of_module.stages.empty()) {
+      // Only artifacts or snapshots of this module: nothing to draw, but a
+      // snapshot is still a program the user can run.
+      for (const std::string& snapshot : files_of_module.snapshots) {
+        report->skipped.push_back({fs::path(snapshot).filename().string(),
+                                   "an execution snapshot of a module without HLO text here "
+                                   "(run it with `systolic run`)"});
+      }
+      continue;
+    }
     std::stable_sort(files_of_module.stages.begin(), files_of_module.stages.end(),
                      [](const StageFile& a, const StageFile& b) {
                        return StageOrder(a) < StageOrder(b);
