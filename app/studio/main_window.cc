@@ -724,8 +724,10 @@ bool MainWindow::OpenDumpFolder(const QString& path, QString* error) {
     *error = FromStatus(profile.status());
     return false;
   }
-  // Files that did not read are in the profile's notes, shown above the views.
-  OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), QFileInfo(path).fileName());
+  // Programs not run yet (they open on the graph view and can be compiled
+  // and run); files that did not read are in the notes above the views.
+  OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), QFileInfo(path).fileName(),
+              {}, /*program_only=*/true);
   path_ = path;
   RememberRecentFile(path);
   return true;
