@@ -13,7 +13,7 @@ namespace {
 QString ElementTypeAlternatives() {
   QStringList names;
   for (int t = PRED; t < int(PRIMITIVE_TYPE_COUNT); ++t) {
-    const absl::string_view name = LowercasePrimitiveTypeName(PrimitiveType(t));
+    const absl::string_view name = primitive_util::LowercasePrimitiveTypeName(PrimitiveType(t));
     if (!name.empty()) names << QString::fromUtf8(name.data(), qsizetype(name.size()));
   }
   return names.join('|');
