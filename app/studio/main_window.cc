@@ -42,6 +42,7 @@
 #include "core/trace/file_kind.h"
 #include "core/trace/profile_reader.h"
 #include "core/trace/profile_writer.h"
+#include "core/trace/xla_dump_importer.h"
 #include "core/trace/xspace_importer.h"
 #include "views/details_pane.h"
 #include "views/error_dialog.h"
@@ -305,6 +306,8 @@ void MainWindow::CreateActions() {
   };
   QMenu* file = menuBar()->addMenu("&File");
   add(file, "&Open…", QKeySequence::Open, [this] { OpenWithDialog(); });
+  add(file, "Open &Folder…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
+      [this] { OpenFolderWithDialog(); });
   recent_menu_ = file->addMenu("Open &Recent");
   UpdateRecentFilesMenu();
   run_action_ = add(file, "&Compile and Run…", QKeySequence(Qt::CTRL | Qt::Key_R), [this] { CompileAndRun(); });
@@ -457,6 +460,7 @@ void MainWindow::ShowShortcuts() {
 
 bool MainWindow::OpenFile(const QString& path, QString* error) {
   const QFileInfo info(path);
+  if (info.isDir()) return OpenDumpFolder(path, error);
   if (!info.isFile()) {
     *error = QStringLiteral("%1: no such file").arg(path);
     return false;
@@ -695,6 +699,38 @@ void MainWindow::OpenWithDialog() {
   if (path.isEmpty()) return;
   settings.setValue("window/lastDirectory", QFileInfo(path).absolutePath());
   OpenAndReport(path);
+}
+
+void MainWindow::OpenFolderWithDialog() {
+  QSettings settings;
+  const QString path = QFileDialog::getExistingDirectory(
+      this, "Open an XLA dump folder", settings.value("window/lastDirectory").toString());
+  if (path.isEmpty()) return;
+  settings.setValue("window/lastDirectory", QFileInfo(path).absolutePath());
+  OpenAndReport(path);
+}
+
+bool MainWindow::OpenDumpFolder(const QString& path, QString* error) {
+  // A dump of every pass holds thousands of files: read behind the dialog.
+  const std::string folder = path.toStdString();
+  absl::StatusOr<trace::Profile> profile = views::RunWithProgress<absl::StatusOr<trace::Profile>>(
+      this, QStringLiteral("Reading %1…").arg(QFileInfo(path).fileName()),
+      [folder](views::RunProgress& progress) {
+        return trace::ImportXlaDumpFolder(folder, nullptr, [&progress](int64_t done, int64_t total) {
+          progress.Report(double(done) / double(total), "reading the passes' HLO");
+        });
+      });
+  if (!profile.ok()) {
+    *error = FromStatus(profile.status());
+    return false;
+  }
+  // Programs not run yet (they open on the graph view and can be compiled
+  // and run); files that did not read are in the notes above the views.
+  OpenProfile(std::make_shared<const trace::Profile>(std::move(*profile)), QFileInfo(path).fileName(),
+              {}, /*program_only=*/true);
+  path_ = path;
+  RememberRecentFile(path);
+  return true;
 }
 
 bool MainWindow::CompareWith(const QString& path, QString* error) {

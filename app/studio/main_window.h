@@ -58,8 +58,8 @@ class MainWindow : public QMainWindow {
   MainWindow();
   ~MainWindow() override;
 
-  // Opens a profile (.sysprof), an XSpace (.xplane.pb) or a program (HLO
-  // text, StableHLO); on failure keeps what was open and says why (empty
+  // Opens a profile (.sysprof), an XSpace (.xplane.pb), a program (HLO
+  // text, StableHLO) or an XLA dump folder; on failure keeps what was open and says why (empty
   // `error` when the user cancelled reading).
   bool OpenFile(const QString& path, QString* error);
   // OpenFile, saying why in a dialog when the file does not open.
@@ -139,6 +139,9 @@ class MainWindow : public QMainWindow {
  private:
   void CreateActions();
   void OpenWithDialog();
+  void OpenFolderWithDialog();
+  // An XLA dump folder: its modules with XLA's passes as their stages.
+  bool OpenDumpFolder(const QString& path, QString* error);
   void CompileAndRun();
   void ShowShortcuts();
   void UpdateRecentFilesMenu();

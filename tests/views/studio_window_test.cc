@@ -1,6 +1,7 @@
 // The studio window: programs and profiles open from files (and by drag and
 // drop), the explorer drives the views, selections link the timeline, the
 // graph and the details pane, and screenshots are written.
+#include <QDir>
 #include <QDropEvent>
 #include <QImage>
 #include <QLabel>
@@ -26,6 +27,7 @@
 #include "core/device/chip_spec_loader.h"
 #include "core/device/program_run.h"
 #include "core/hlo/hlo_parser.h"
+#include "tests/support/xla_dump_folder.h"
 #include "tests/views/view_test_profile.h"
 #include "views/details_pane.h"
 #include "views/error_dialog.h"
@@ -84,6 +86,29 @@ class StudioWindowTest : public QObject {
     QVERIFY(!window.welcome_page()->isVisible());
     QVERIFY(window.windowTitle().startsWith("mlp_layer.hlo"));
     WaitIdle(window);
+  }
+
+  // An XLA dump folder opens as its modules, on the graph of XLA's own
+  // fusion pass before and after.
+  void opensAnXlaDumpFolderOnItsPasses() {
+    const QString folder = dir_.filePath("xla_dump");
+    const testing::XlaDumpFolderContents contents = testing::WriteXlaDumpFolder(folder.toStdString());
+    MainWindow window;
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(folder, &error), qPrintable(error));
+    WaitIdle(window);
+    QCOMPARE(window.profile()->programs.size(), size_t(3));
+    QCOMPARE(window.profile()->programs[0].snapshots.size(), contents.mlp_passes.size());
+    QCOMPARE(window.current_view(), MainWindow::View::kGraph);
+    QVERIFY(window.graph_view()->compare());
+    QVERIFY(!window.graph_view()->after()->node_items().empty());
+    QVERIFY(window.windowTitle().startsWith("xla_dump"));
+    // A folder with no HLO says so and keeps what was open.
+    QVERIFY(QDir(dir_.path()).mkpath("empty_dump"));
+    QVERIFY(!window.OpenFile(dir_.filePath("empty_dump"), &error));
+    QVERIFY2(error.contains("no HLO text"), qPrintable(error));
+    QCOMPARE(window.profile()->programs.size(), size_t(3));
   }
 
   void opensAProgramOnItsGraph() {
