@@ -29,6 +29,8 @@ const char* BytesFieldName(PrimitiveType type) {
     case F16: return "f16s";
     case BF16: return "bf16s";
     case F4E2M1FN: return "f4e2m1fns";
+    case F6E2M3FN: return "f6e2m3fns";
+    case F6E3M2FN: return "f6e3m2fns";
     case F8E3M4: return "f8e3m4s";
     case F8E4M3B11FNUZ: return "f8e4m3b11fnuzs";
     case F8E4M3FN: return "f8e4m3fns";

@@ -44,6 +44,8 @@ constexpr TypePair kTypes[] = {
     {F8E3M4, hlo_proto::F8E3M4},
     {F8E8M0FNU, hlo_proto::F8E8M0FNU},
     {F4E2M1FN, hlo_proto::F4E2M1FN},
+    {F6E2M3FN, hlo_proto::F6E2M3FN},
+    {F6E3M2FN, hlo_proto::F6E3M2FN},
     {TOKEN, hlo_proto::TOKEN},
     {TUPLE, hlo_proto::TUPLE},
     {OPAQUE_TYPE, hlo_proto::OPAQUE_TYPE},

@@ -45,6 +45,8 @@ TEST(HloProtoLiteral, EveryElementTypeRoundTrips) {
       {"f8e3m4[1]", "{1.25}"},
       {"f8e8m0fnu[1]", "{4}"},
       {"f4e2m1fn[2]", "{-6, 0.5}"},
+      {"f6e2m3fn[2]", "{-7.5, 0.125}"},
+      {"f6e3m2fn[2]", "{28, -0.0625}"},
   };
   for (const auto& [shape, value] : cases) {
     const Literal literal = Parse(shape, value);

@@ -20,6 +20,8 @@ TEST(HloProtoShape, ElementTypesUseXlasNumbers) {
   EXPECT_EQ(PrimitiveTypeToProto(S4), 21);
   EXPECT_EQ(PrimitiveTypeToProto(F8E4M3FN), 20);
   EXPECT_EQ(PrimitiveTypeToProto(F4E2M1FN), 32);
+  EXPECT_EQ(PrimitiveTypeToProto(F6E2M3FN), 30);
+  EXPECT_EQ(PrimitiveTypeToProto(F6E3M2FN), 31);
   EXPECT_EQ(PrimitiveTypeToProto(TUPLE), 13);
   EXPECT_EQ(PrimitiveTypeToProto(TOKEN), 17);
   for (int t = PRIMITIVE_TYPE_INVALID; t < PRIMITIVE_TYPE_COUNT; ++t) {
