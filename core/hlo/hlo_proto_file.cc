@@ -1,5 +1,6 @@
 #include "core/hlo/hlo_proto_file.h"
 
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -49,6 +50,14 @@ absl::Status ParseMessage(absl::string_view bytes, const HloProtoSniff& kind,
     parser.RecordErrorsTo(&errors);
     if (!parser.ParseFromString(std::string(bytes), message)) {
       return absl::InvalidArgumentError(absl::StrCat(path, ":", errors.message(), " (in a text-format ",
+                                                     MessageName(kind.message), ")"));
+    }
+    // Text format takes any bytes in a string; the wire format (what XLA
+    // and this project write) takes only UTF-8, so a module read here must
+    // survive being written: checked by writing and reading it back.
+    std::unique_ptr<google::protobuf::Message> copy(message->New());
+    if (!copy->ParseFromString(message->SerializeAsString())) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": a string is not valid UTF-8 (in a text-format ",
                                                      MessageName(kind.message), ")"));
     }
     return absl::OkStatus();

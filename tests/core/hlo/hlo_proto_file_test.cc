@@ -143,6 +143,14 @@ TEST(HloProtoFile, TextFormatErrorsGiveLineAndColumn) {
   EXPECT_NE(loaded.status().message().find("nonsense"), std::string::npos) << loaded.status();
 }
 
+TEST(HloProtoFile, TextFormatStringsMustBeUtf8) {
+  const std::string path = TempFile("latin1.pbtxt", "name: \"add_\xf3caled\"\nentry_computation_name: \"e\"\n");
+  absl::StatusOr<HloFileModule> loaded = ReadHloProtoFile(path, true);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.status().message(),
+            path + ": a string is not valid UTF-8 (in a text-format HloModuleProto)");
+}
+
 TEST(HloProtoFile, DanglingOperandIdNamesTheInstruction) {
   hlo_proto::HloModuleProto proto = ProgramProto();
   auto* instructions = proto.mutable_computations(0)->mutable_instructions();
