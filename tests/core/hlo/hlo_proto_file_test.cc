@@ -144,7 +144,7 @@ TEST(HloProtoFile, TextFormatErrorsGiveLineAndColumn) {
 }
 
 TEST(HloProtoFile, TextFormatStringsMustBeUtf8) {
-  const std::string path = TempFile("latin1.pbtxt", "name: \"add_\xf3caled\"\nentry_computation_name: \"e\"\n");
+  const std::string path = TempFile("latin1.pbtxt", "name: \"add_\xf3" "\"\nentry_computation_name: \"e\"\n");
   absl::StatusOr<HloFileModule> loaded = ReadHloProtoFile(path, true);
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(loaded.status().message(),
