@@ -9,28 +9,11 @@
 #include "absl/strings/str_join.h"
 #include "core/device/chip_presets.h"
 #include "core/device/chip_spec_validator.h"
+#include "core/hlo/first_text_format_error.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 
 namespace systolic::device {
-namespace {
-
-// Keeps the first text-format error with its position (the parser reports
-// 0-based line and column).
-class FirstErrorCollector : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, google::protobuf::io::ColumnNumber column,
-                const std::string& message) override {
-    if (!message_.empty()) return;
-    message_ = absl::StrCat(line + 1, ":", column + 1, ": ", message);
-  }
-  const std::string& message() const { return message_; }
-
- private:
-  std::string message_;
-};
-
-}  // namespace
 
 std::vector<std::string> ChipPresetNames() {
   std::vector<std::string> names;
@@ -40,7 +23,7 @@ std::vector<std::string> ChipPresetNames() {
 
 absl::StatusOr<ChipSpec> ParseChipSpec(absl::string_view text, absl::string_view source) {
   ChipSpec spec;
-  FirstErrorCollector errors;
+  FirstTextFormatError errors;
   google::protobuf::TextFormat::Parser parser;
   parser.RecordErrorsTo(&errors);
   if (!parser.ParseFromString(std::string(text), &spec)) {

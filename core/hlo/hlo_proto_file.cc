@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/hlo/atomic_file.h"
+#include "core/hlo/first_text_format_error.h"
 #include "core/hlo/hlo_module.pb.h"
 #include "core/hlo/hlo_module_from_proto.h"
 #include "core/hlo/hlo_module_to_proto.h"
@@ -28,24 +29,11 @@ absl::string_view MessageName(HloProtoMessage message) {
   return "HloModuleProto";
 }
 
-// Keeps the first text-format error with its line and column (1-based).
-class FirstError : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, google::protobuf::io::ColumnNumber column,
-                const std::string& message) override {
-    if (!message_.empty()) return;
-    message_ = absl::StrCat(line + 1, ":", column + 1, ": ", message);
-  }
-  const std::string& message() const { return message_; }
-
- private:
-  std::string message_;
-};
 
 absl::Status ParseMessage(absl::string_view bytes, const HloProtoSniff& kind,
                           const std::string& path, google::protobuf::Message* message) {
   if (kind.text_format) {
-    FirstError errors;
+    FirstTextFormatError errors;
     google::protobuf::TextFormat::Parser parser;
     parser.RecordErrorsTo(&errors);
     if (!parser.ParseFromString(std::string(bytes), message)) {
