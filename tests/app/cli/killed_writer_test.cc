@@ -42,10 +42,9 @@ std::string ReadAll(const std::string& path) {
   return bytes.str();
 }
 
-// Starts `systolic run PROGRAM --timing-only --profile PATH`, kills it after
-// `delay` and says whether it was still running then.
-bool KillRunAfter(const std::string& program, const std::string& path,
-                  std::chrono::milliseconds delay) {
+// Starts `systolic run PROGRAM --timing-only --profile PATH` with its output
+// thrown away.
+pid_t StartRun(const std::string& program, const std::string& path) {
   const pid_t child = ::fork();
   if (child == 0) {
     const int quiet = ::open("/dev/null", O_WRONLY);
@@ -55,11 +54,36 @@ bool KillRunAfter(const std::string& program, const std::string& path,
             path.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  std::this_thread::sleep_for(delay);
+  return child;
+}
+
+// Kills `child` and says whether it was still running then.
+bool Kill(pid_t child) {
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
   return WIFSIGNALED(status);
+}
+
+// Starts a run and kills it after `delay`; says whether it was still running.
+bool KillRunAfter(const std::string& program, const std::string& path,
+                  std::chrono::milliseconds delay) {
+  const pid_t child = StartRun(program, path);
+  std::this_thread::sleep_for(delay);
+  return Kill(child);
+}
+
+// Starts a run and kills it as soon as its `.partial` file appears, so the
+// kill lands mid-write however loaded the machine is. Says whether it did.
+bool KillRunMidWrite(const std::string& program, const std::string& path) {
+  const pid_t child = StartRun(program, path);
+  const std::string partial = PartialPathOf(path);
+  int status = 0;
+  while (!fs::exists(partial)) {
+    if (::waitpid(child, &status, WNOHANG) == child) return false;  // ended first
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return Kill(child) && fs::exists(partial);
 }
 
 TEST(KilledWriter, AKilledProfileWriteLeavesTheOldProfileOrTheNewOne) {
@@ -86,6 +110,14 @@ TEST(KilledWriter, AKilledProfileWriteLeavesTheOldProfileOrTheNewOne) {
     if (ReadAll(path) == old_profile) continue;
     CliResult info = RunCli("info " + path + " --json", /*with_stderr=*/false);
     EXPECT_EQ(info.exit_code, 0) << "killed after " << delay.count() << " ms: " << info.out;
+  }
+  // One more kill, timed by the write itself rather than by the clock.
+  fs::remove(PartialPathOf(path));
+  const std::string before_kill = ReadAll(path);  // a timed run may have finished
+  if (KillRunMidWrite(program, path)) {
+    ++killed;
+    ++killed_while_writing;
+    EXPECT_TRUE(ReadAll(path) == before_kill) << "a run killed mid-write replaced the profile";
   }
   // The kills landed: some before the run ended, one at least mid-write.
   EXPECT_GE(killed, 4);
