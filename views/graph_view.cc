@@ -144,6 +144,7 @@ QString GraphView::run_changes_legend() const {
 
 void GraphView::SetProgram(const trace::ProgramRecord* program) {
   program_ = program;
+  pending_selection_.clear();
   search_->clear();
   if (!program) {
     before_->SetStage(nullptr, -1, nullptr, "No program");
@@ -231,6 +232,10 @@ void GraphView::OnStageReady(qint64 program_id, qint64 stage) {
       pane->SetModule(store_->Get(program_id, stage));
     }
   }
+  if (!pending_selection_.isEmpty()) {
+    const QString wanted = pending_selection_;  // a copy: selecting clears it
+    SelectInstructionByName(wanted);
+  }
   emit busyChanged();
 }
 
@@ -254,6 +259,7 @@ bool GraphView::PickInstructionByName(const QString& name) {
 
 bool GraphView::SelectInstructionByName(const QString& name) {
   const std::string wanted = name.toStdString();
+  pending_selection_.clear();
   for (GraphPane* pane : {after_, before_}) {
     if (!pane->stage() || (pane == before_ && !compare_)) continue;
     const HloInstruction* instruction = pane->stage()->FindInstruction(wanted);
@@ -266,6 +272,8 @@ bool GraphView::SelectInstructionByName(const QString& name) {
     active_ = pane;
     return true;
   }
+  // A program just opened: its stages are still parsing; selected when ready.
+  if (busy()) pending_selection_ = name;
   return false;
 }
 

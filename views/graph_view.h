@@ -60,7 +60,8 @@ class GraphView : public QWidget {
   bool busy() const;
 
   // Selects the instruction named `name` in the later stage (or else the
-  // earlier one) and marks its links; false when neither has it.
+  // earlier one) and marks its links; false when neither has it. While the
+  // program's stages are still parsing, it is selected once they are.
   bool SelectInstructionByName(const QString& name);
   // The same, announced as a click on the node is (instructionsSelected),
   // for views that pick an instruction on the user's behalf.
@@ -106,6 +107,7 @@ class GraphView : public QWidget {
   QLabel* search_status_ = nullptr;
   QLabel* run_changes_legend_ = nullptr;
   bool compare_ = true;
+  QString pending_selection_;  // an instruction to select once its stage is parsed
 };
 
 }  // namespace systolic::views

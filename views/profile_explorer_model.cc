@@ -115,10 +115,11 @@ QString ProfileExplorerModel::Name(const Item& item) const {
   switch (item.kind) {
     case Kind::kProgramsFolder: return QStringLiteral("Programs");
     case Kind::kProgram: {
-      // Front ends name every program alike ("SyncTensorsGraph"): the id tells them apart.
+      // Front ends name every program alike ("SyncTensorsGraph"): the id
+      // tells them apart, unsigned as XLA prints its fingerprints.
       const trace::ProgramRecord& program = profile_->programs[item.program];
       return profile_->programs.size() > 1
-                 ? QStringLiteral("%1 #%2").arg(QString::fromStdString(program.name)).arg(program.id)
+                 ? QStringLiteral("%1 #%2").arg(QString::fromStdString(program.name)).arg(quint64(program.id))
                  : QString::fromStdString(program.name);
     }
     case Kind::kStage: {

@@ -16,6 +16,7 @@
 #include "core/trace/profile_writer.h"
 #include "core/trace/xla_dump_importer.h"
 #include "core/trace/xspace_importer.h"
+#include "core/trace/xspace_programs.h"
 #include "nlohmann/json.hpp"
 
 namespace systolic::cli {
@@ -107,7 +108,9 @@ int RunImport(const CliArgs& args, std::ostream& out, std::ostream& err) {
     return ImportDumpFolder(args, inputs[0], *output, out, err);
   }
   trace::XSpaceImportReport report;
-  absl::StatusOr<trace::Profile> profile = trace::ImportXSpaceFile(inputs[0], &report);
+  trace::XSpaceProgramsReport programs;
+  absl::StatusOr<trace::Profile> profile =
+      trace::ImportXSpaceFileWithPrograms(inputs[0], &report, &programs);
   if (!profile.ok()) {
     err << "systolic import: " << profile.status().message() << "\n";
     return 1;
@@ -118,6 +121,13 @@ int RunImport(const CliArgs& args, std::ostream& out, std::ostream& err) {
     return 1;
   }
   if (args.Has("json")) {
+    nlohmann::json program_list = nlohmann::json::array();
+    for (const trace::ProgramRecord& program : profile->programs) {
+      program_list.push_back(
+          {{"id", uint64_t(program.id)},  // XLA's program ids are unsigned fingerprints
+           {"name", program.name},
+           {"instructions", program.snapshots.empty() ? 0 : program.snapshots.back().instruction_count}});
+    }
     nlohmann::json j = {{"input", inputs[0]},
                         {"output", *output},
                         {"device_planes", report.device_planes},
@@ -125,20 +135,31 @@ int RunImport(const CliArgs& args, std::ostream& out, std::ostream& err) {
                         {"events", report.events},
                         {"aggregated_events_skipped", report.aggregated_events_skipped},
                         {"skipped_planes", report.skipped_planes},
+                        {"programs", program_list},
+                        {"program_errors", programs.errors},
                         {"warnings", report.warnings}};
     out << j.dump(2) << "\n";
     return 0;
   }
   out << *output << ": " << report.device_planes << " device planes, " << report.host_planes
-      << " host planes, " << report.events << " events\n";
-  for (const std::string& plane : report.skipped_planes) out << "skipped plane " << plane << "\n";
+      << " host planes, " << report.events << " events, " << programs.programs << " programs\n";
+  for (const trace::ProgramRecord& program : profile->programs) {
+    out << "  program " << program.name << " (" << uint64_t(program.id) << "): "
+        << (program.snapshots.empty() ? 0 : program.snapshots.back().instruction_count)
+        << " instructions\n";
+  }
+  for (const std::string& plane : report.skipped_planes) {
+    if (plane != "/host:metadata") out << "skipped plane " << plane << "\n";
+  }
+  for (const std::string& e : programs.errors) out << "error: " << e << "\n";
   for (const std::string& w : report.warnings) out << "warning: " << w << "\n";
   return 0;
 }
 
 const CommandRegistration kRegistration({
     .name = "import",
-    .summary = "convert an XSpace profile (.xplane.pb from JAX / TensorFlow / PyTorch-XLA) or "
+    .summary = "convert an XSpace profile (.xplane.pb from JAX / TensorFlow / PyTorch-XLA, with "
+               "the programs of its metadata plane) or "
                "an XLA dump folder (every module with XLA's passes as stages)",
     .options = {{"output", "OUT", "the profile file to write (or -o OUT)"},
                 {"json", "", "print the figures as JSON"}},

@@ -36,6 +36,7 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include "core/analysis/event_details.h"
+#include "core/analysis/program_of_event.h"
 #include "core/analysis/program_profile.h"
 #include "core/analysis/run_comparison.h"
 #include "core/stablehlo/program_file.h"
@@ -44,6 +45,7 @@
 #include "core/trace/profile_writer.h"
 #include "core/trace/xla_dump_importer.h"
 #include "core/trace/xspace_importer.h"
+#include "core/trace/xspace_programs.h"
 #include "views/details_pane.h"
 #include "views/error_dialog.h"
 #include "views/welcome_page.h"
@@ -255,6 +257,13 @@ MainWindow::MainWindow() {
   connect(timeline_view_, &views::TimelineView::eventSelected, this, [this](const trace::EventRef& ref) {
     if (!profile_) return;
     details_->ShowEvent(profile_->timeline, ref);
+    // An op of another program opens that program's graph first.
+    if (const std::optional<int64_t> id = analysis::ProgramOfEvent(*profile_, ref)) {
+      const trace::ProgramRecord* program = profile_->FindProgram(*id);
+      if (program && !program->snapshots.empty() && graph_view_->program() != program) {
+        graph_view_->SetProgram(program);
+      }
+    }
     const QString instruction = QString::fromStdString(analysis::InstructionOfEvent(profile_->timeline, ref));
     if (!instruction.isEmpty() && graph_view_->SelectInstructionByName(instruction)) {
       timeline_view_->HighlightInstructions({instruction});
@@ -494,7 +503,7 @@ bool MainWindow::OpenFile(const QString& path, QString* error) {
       break;
     }
     case trace::FileKind::kXSpace: {
-      absl::StatusOr<trace::Profile> profile = trace::ImportXSpaceFile(file);
+      absl::StatusOr<trace::Profile> profile = trace::ImportXSpaceFileWithPrograms(file);
       if (!profile.ok()) {
         *error = FromStatus(profile.status());
         return false;

@@ -256,25 +256,34 @@ absl::StatusOr<Profile> ImportXSpace(const xspace::XSpace& space, XSpaceImportRe
   return Importer(space, report).Run();
 }
 
-absl::StatusOr<Profile> ImportXSpace(absl::string_view bytes, XSpaceImportReport* report) {
-  xspace::XSpace space;
-  if (bytes.size() > size_t(INT32_MAX) || !space.ParseFromArray(bytes.data(), int(bytes.size()))) {
+absl::Status ParseXSpace(absl::string_view bytes, xspace::XSpace* space) {
+  if (bytes.size() > size_t(INT32_MAX) || !space->ParseFromArray(bytes.data(), int(bytes.size()))) {
     return absl::InvalidArgumentError(
         "not an XSpace: the bytes do not parse as a tensorflow.profiler.XSpace message");
   }
-  return ImportXSpace(space, report);
+  return absl::OkStatus();
 }
 
-absl::StatusOr<Profile> ImportXSpaceFile(const std::string& path, XSpaceImportReport* report) {
+absl::Status ReadXSpaceFile(const std::string& path, xspace::XSpace* space) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  absl::StatusOr<Profile> profile = ImportXSpace(bytes.str(), report);
-  if (!profile.ok()) {
-    return absl::Status(profile.status().code(), absl::StrCat(path, ": ", profile.status().message()));
-  }
-  return profile;
+  absl::Status parsed = ParseXSpace(bytes.str(), space);
+  if (!parsed.ok()) return absl::Status(parsed.code(), absl::StrCat(path, ": ", parsed.message()));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Profile> ImportXSpace(absl::string_view bytes, XSpaceImportReport* report) {
+  xspace::XSpace space;
+  SYSTOLIC_RETURN_IF_ERROR(ParseXSpace(bytes, &space));
+  return ImportXSpace(space, report);
+}
+
+absl::StatusOr<Profile> ImportXSpaceFile(const std::string& path, XSpaceImportReport* report) {
+  xspace::XSpace space;
+  SYSTOLIC_RETURN_IF_ERROR(ReadXSpaceFile(path, &space));
+  return ImportXSpace(space, report);
 }
 
 }  // namespace systolic::trace

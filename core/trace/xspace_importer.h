@@ -29,6 +29,10 @@ struct XSpaceImportReport {
   std::vector<std::string> warnings;        // also kept in the profile's notes
 };
 
+// The XSpace of `bytes`, or of the file `path` (named in its errors).
+absl::Status ParseXSpace(absl::string_view bytes, xspace::XSpace* space);
+absl::Status ReadXSpaceFile(const std::string& path, xspace::XSpace* space);
+
 absl::StatusOr<Profile> ImportXSpace(const xspace::XSpace& space,
                                      XSpaceImportReport* report = nullptr);
 // From the serialised bytes of an XSpace.

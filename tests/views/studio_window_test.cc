@@ -28,6 +28,7 @@
 #include "core/device/program_run.h"
 #include "core/hlo/hlo_parser.h"
 #include "tests/support/xla_dump_folder.h"
+#include "tests/support/xspace_builder.h"
 #include "tests/views/view_test_profile.h"
 #include "views/details_pane.h"
 #include "views/error_dialog.h"
@@ -171,6 +172,44 @@ class StudioWindowTest : public QObject {
     QFile::copy(SYSTOLIC_SOURCE_DIR "/samples/hlo/mlp_layer.hlo", dir_.filePath("mlp.xplane.pb"));
     QVERIFY2(window.OpenFile(dir_.filePath("mlp.xplane.pb"), &error), qPrintable(error));
     QCOMPARE(window.profile()->programs.size(), size_t(1));
+  }
+
+  // A real profile opens with its programs; an op of the second program
+  // opens that program's graph on the op, though both programs have an
+  // instruction of that name.
+  void aRealProfilesOpsOpenTheirOwnProgram() {
+    const systolic::testing::TwoProgramXSpace made = systolic::testing::MakeTwoProgramXSpace();
+    const QString path = dir_.filePath("two_programs.xplane.pb");
+    {
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      const std::string bytes = made.space.SerializeAsString();
+      file.write(bytes.data(), qint64(bytes.size()));
+    }
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QString error;
+    QVERIFY2(window.OpenFile(path, &error), qPrintable(error));
+    QCOMPARE(window.profile()->programs.size(), size_t(2));
+    WaitIdle(window);
+    const trace::Timeline& timeline = window.profile()->timeline;
+    std::vector<trace::EventRef> adds;
+    for (const trace::EventRef& hit : timeline.Search("add.4")) {
+      if (timeline.plane(hit.plane).name() == "/device:TPU:0") adds.push_back(hit);
+    }
+    QCOMPARE(adds.size(), size_t(3));
+    views::TimelineCanvas* canvas = window.timeline_view()->canvas();
+    for (const auto& [event, program] : {std::pair{adds[1], std::string("jit_eval_step")},
+                                         std::pair{adds[0], std::string("jit_train_step")}}) {
+      canvas->SelectEvent(event, true);
+      emit canvas->eventSelected(event);
+      WaitIdle(window);
+      QCOMPARE(window.graph_view()->program()->name, program);
+      QCOMPARE(window.details()->Value("Instruction"), QString("add.4"));
+      QTRY_VERIFY2(window.graph_view()->after()->selection().size() == 1, program.c_str());
+      QCOMPARE(window.graph_view()->after()->selection()[0]->name(), std::string("add.4"));
+    }
   }
 
   // Error dialogs keep the caret under its column (fixed width, spaces kept)

@@ -13,6 +13,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/app/cli/cli_runner.h"
 #include "tests/support/synthetic_profile.h"
+#include "tests/support/xspace_builder.h"
 
 namespace systolic::trace {
 namespace {
@@ -21,6 +22,7 @@ using ::systolic::testing::CliResult;
 using ::systolic::testing::CliTempPath;
 using ::systolic::testing::RunCli;
 using ::testing::HasSubstr;
+using ::testing::Not;
 namespace fs = std::filesystem;
 
 
@@ -124,6 +126,34 @@ TEST(CliCommands, ImportConvertsAnXSpace) {
   ASSERT_EQ(info.exit_code, 0) << info.out;
   EXPECT_EQ(nlohmann::json::parse(info.out)["timeline"]["events"], 4);
   EXPECT_EQ(RunCli("import " + input).exit_code, 2);
+}
+
+// A real profile's programs come with it: the metadata plane's HloProtos.
+TEST(CliCommands, ImportReadsTheProgramsOfAnXSpace) {
+  const systolic::testing::TwoProgramXSpace made = systolic::testing::MakeTwoProgramXSpace();
+  const std::string input = CliTempPath("programs.xplane.pb");
+  const std::string output = CliTempPath("programs.sysprof");
+  std::ofstream(input, std::ios::binary) << made.space.SerializeAsString();
+
+  CliResult run = RunCli("import " + input + " -o " + output + " --json", /*with_stderr=*/false);
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  ASSERT_EQ(j["programs"].size(), 2u);
+  EXPECT_EQ(j["programs"][0]["name"], "jit_eval_step");
+  EXPECT_EQ(j["programs"][0]["id"], uint64_t(made.eval_id));  // unsigned, as XLA prints it
+  EXPECT_EQ(j["programs"][1]["name"], "jit_train_step");
+  EXPECT_EQ(j["programs"][1]["instructions"], 4);
+  ASSERT_EQ(j["program_errors"].size(), 1u);
+  EXPECT_THAT(j["program_errors"][0].get<std::string>(), HasSubstr("program 7 (jit_broken(7))"));
+  CliResult info = RunCli("info " + output + " --json", /*with_stderr=*/false);
+  ASSERT_EQ(info.exit_code, 0) << info.out;
+  EXPECT_EQ(nlohmann::json::parse(info.out)["programs"], 2);
+
+  CliResult text = RunCli("import " + input + " -o " + output);
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("2 programs"));
+  EXPECT_THAT(text.out, HasSubstr("program jit_train_step (42): 4 instructions"));
+  EXPECT_THAT(text.out, Not(HasSubstr("skipped plane /host:metadata")));
 }
 
 }  // namespace

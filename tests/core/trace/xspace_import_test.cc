@@ -2,11 +2,15 @@
 // plane by plane, serialised, and imported.
 #include "core/trace/xspace_importer.h"
 
+#include <fstream>
+
 #include "core/trace/profile_reader.h"
 #include "core/trace/profile_writer.h"
 #include "core/trace/xplane.pb.h"
+#include "core/trace/xspace_programs.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/support/xspace_builder.h"
 
 namespace systolic::trace {
 namespace {
@@ -17,68 +21,7 @@ using ::testing::HasSubstr;
 
 constexpr int64_t kStartNs = 1700000000000000000;
 
-// Helpers naming stats and events of one XPlane the way profilers do.
-class PlaneBuilder {
- public:
-  explicit PlaneBuilder(xspace::XPlane* plane) : plane_(plane) {}
-  int64_t StatId(const std::string& name) {
-    for (const auto& [id, m] : plane_->stat_metadata()) {
-      if (m.name() == name) return id;
-    }
-    const int64_t id = 100 + plane_->stat_metadata_size();
-    (*plane_->mutable_stat_metadata())[id].set_id(id);
-    (*plane_->mutable_stat_metadata())[id].set_name(name);
-    return id;
-  }
-  int64_t EventId(const std::string& name) {
-    for (const auto& [id, m] : plane_->event_metadata()) {
-      if (m.name() == name) return id;
-    }
-    const int64_t id = 1000 + 7 * plane_->event_metadata_size();  // sparse, as in real files
-    (*plane_->mutable_event_metadata())[id].set_id(id);
-    (*plane_->mutable_event_metadata())[id].set_name(name);
-    return id;
-  }
-  xspace::XEventMetadata& Metadata(const std::string& name) {
-    return (*plane_->mutable_event_metadata())[EventId(name)];
-  }
-  xspace::XLine* Line(int64_t id, const std::string& name, int64_t timestamp_ns) {
-    xspace::XLine* line = plane_->add_lines();
-    line->set_id(id);
-    line->set_name(name);
-    line->set_timestamp_ns(timestamp_ns);
-    return line;
-  }
-  xspace::XEvent* Event(xspace::XLine* line, const std::string& name, int64_t offset_ps,
-                        int64_t duration_ps) {
-    xspace::XEvent* event = line->add_events();
-    event->set_metadata_id(EventId(name));
-    event->set_offset_ps(offset_ps);
-    event->set_duration_ps(duration_ps);
-    return event;
-  }
-  void Str(google::protobuf::RepeatedPtrField<xspace::XStat>* stats, const std::string& name,
-           const std::string& value) {
-    xspace::XStat* s = stats->Add();
-    s->set_metadata_id(StatId(name));
-    s->set_str_value(value);
-  }
-  void Int(google::protobuf::RepeatedPtrField<xspace::XStat>* stats, const std::string& name,
-           int64_t value) {
-    xspace::XStat* s = stats->Add();
-    s->set_metadata_id(StatId(name));
-    s->set_int64_value(value);
-  }
-  void Ref(google::protobuf::RepeatedPtrField<xspace::XStat>* stats, const std::string& name,
-           const std::string& value) {
-    xspace::XStat* s = stats->Add();
-    s->set_metadata_id(StatId(name));
-    s->set_ref_value(uint64_t(StatId(value)));
-  }
-
- private:
-  xspace::XPlane* plane_;
-};
+using PlaneBuilder = ::systolic::testing::XPlaneBuilder;
 
 // A JAX training step on one TPU and one GPU, with the host's threads.
 xspace::XSpace MakeSpace() {
@@ -256,6 +199,68 @@ TEST(XSpaceImport, NotAnXSpaceIsAnError) {
   EXPECT_THAT(profile.status().message(), HasSubstr("not an XSpace"));
   EXPECT_EQ(ImportXSpaceFile("/nonexistent/x.xplane.pb").status().code(),
             absl::StatusCode::kNotFound);
+}
+
+// The metadata plane's HloProtos become the profile's programs, ids kept.
+TEST(XSpacePrograms, TheMetadataPlanesProtosBecomeThePrograms) {
+  testing::TwoProgramXSpace made = testing::MakeTwoProgramXSpace();
+  absl::StatusOr<Profile> profile = ImportXSpace(made.space);
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  const XSpaceProgramsReport report = AddXSpacePrograms(made.space, *profile);
+  EXPECT_EQ(report.programs, 2);
+  ASSERT_EQ(profile->programs.size(), 2u);
+  // In id order: the fingerprint above 2^63 is negative as an int64.
+  const ProgramRecord& eval = profile->programs[0];
+  const ProgramRecord& train = profile->programs[1];
+  EXPECT_EQ(eval.id, made.eval_id);
+  EXPECT_EQ(eval.name, "jit_eval_step");
+  EXPECT_EQ(train.id, made.train_id);
+  EXPECT_EQ(train.name, "jit_train_step");
+  ASSERT_EQ(train.snapshots.size(), 1u);
+  EXPECT_EQ(train.snapshots[0].pass_name, "after_optimizations");
+  EXPECT_EQ(train.snapshots[0].instruction_count, 4);
+  EXPECT_THAT(train.snapshots[0].hlo_text, HasSubstr("%multiply.3 = f32[8]{0} multiply("));
+  EXPECT_EQ(eval.snapshots[0].instruction_count, 2);
+  // The cut-off proto is named, with its program, and the rest still loads.
+  ASSERT_EQ(report.errors.size(), 1u);
+  EXPECT_THAT(report.errors[0], HasSubstr("/host:metadata: program 7 (jit_broken(7))"));
+  EXPECT_THAT(report.errors[0], HasSubstr("truncated or corrupt"));
+  EXPECT_THAT(profile->info.notes, Contains(report.errors[0]));
+  // A second read of the same plane adds nothing twice.
+  EXPECT_EQ(AddXSpacePrograms(made.space, *profile).programs, 0);
+  EXPECT_EQ(profile->programs.size(), 2u);
+}
+
+TEST(XSpacePrograms, AFileImportsWithItsProgramsAndSavesThem) {
+  testing::TwoProgramXSpace made = testing::MakeTwoProgramXSpace();
+  const std::string path = ::testing::TempDir() + "/two_programs.xplane.pb";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << made.space.SerializeAsString();
+  }
+  XSpaceImportReport report;
+  XSpaceProgramsReport programs;
+  absl::StatusOr<Profile> profile = ImportXSpaceFileWithPrograms(path, &report, &programs);
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  EXPECT_EQ(report.device_planes, 2);
+  EXPECT_EQ(programs.programs, 2);
+  absl::StatusOr<std::string> bytes = SerializeProfile(*profile);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  absl::StatusOr<Profile> read = ParseProfile(*bytes);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_TRUE(*read == *profile);
+  ASSERT_NE(read->FindProgram(made.eval_id), nullptr);
+  EXPECT_EQ(read->FindProgram(made.eval_id)->name, "jit_eval_step");
+}
+
+TEST(XSpacePrograms, ASpaceWithoutProtosHasNoPrograms) {
+  xspace::XSpace space = MakeSpace();  // its metadata plane is empty
+  absl::StatusOr<Profile> profile = ImportXSpace(space);
+  ASSERT_TRUE(profile.ok());
+  const XSpaceProgramsReport report = AddXSpacePrograms(space, *profile);
+  EXPECT_EQ(report.programs, 0);
+  EXPECT_TRUE(report.errors.empty());
+  EXPECT_TRUE(profile->programs.empty());
 }
 
 }  // namespace
