@@ -10,6 +10,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/hlo/status_macros.h"
+#include "core/stablehlo/bitcast_convert_ops.h"
 #include "core/stablehlo/check_ops.h"
 #include "core/stablehlo/chlo_decompositions.h"
 #include "core/stablehlo/chlo_emitter.h"
@@ -1117,7 +1118,6 @@ const absl::flat_hash_map<std::string, OpConverter>& Converters() {
         {"tan", HloOpcode::kTan},
         {"tanh", HloOpcode::kTanh},
         {"convert", HloOpcode::kConvert},
-        {"bitcast_convert", HloOpcode::kBitcastConvert},
         {"reshape", HloOpcode::kReshape},
     };
     for (const auto& [name, opcode] : unary) m[absl::StrCat("stablehlo.", name)] = Unary(opcode);
@@ -1206,6 +1206,7 @@ const absl::flat_hash_map<std::string, OpConverter>& Converters() {
       m[absl::StrCat("stablehlo.", dynamic)] = ConvertRealDynamicUnsupported;
     }
     AddDynamicShapeConverters(&m);
+    AddBitcastConvertConverter(&m);
     m["stablehlo.square"] = ChloElementwise(EmitSquare);
     AddChloConverters(&m);
     AddCheckConverters(&m);
