@@ -21,6 +21,7 @@ namespace {
 using ::systolic::testing::CliResult;
 using ::systolic::testing::CliTempPath;
 using ::systolic::testing::RunCli;
+using ::systolic::testing::SampleHlo;
 using ::testing::HasSubstr;
 using ::testing::Not;
 namespace fs = std::filesystem;
@@ -154,6 +155,49 @@ TEST(CliCommands, ImportReadsTheProgramsOfAnXSpace) {
   EXPECT_THAT(text.out, HasSubstr("2 programs"));
   EXPECT_THAT(text.out, HasSubstr("program jit_train_step (42): 4 instructions"));
   EXPECT_THAT(text.out, Not(HasSubstr("skipped plane /host:metadata")));
+}
+
+// A real profile against the simulator: per instruction, measured and
+// simulated time side by side, for each program apart.
+TEST(CliCommands, CompareSimulatesARealProfilesPrograms) {
+  const systolic::testing::TwoProgramXSpace made = systolic::testing::MakeTwoProgramXSpace();
+  const std::string input = CliTempPath("compare.xplane.pb");
+  std::ofstream(input, std::ios::binary) << made.space.SerializeAsString();
+  const std::string imported = CliTempPath("compare.sysprof");
+  ASSERT_EQ(RunCli("import " + input + " -o " + imported).exit_code, 0);
+
+  for (const std::string& file : {input, imported}) {
+    CliResult run = RunCli("compare " + file + " --chip v5e --json", /*with_stderr=*/false);
+    ASSERT_EQ(run.exit_code, 0) << run.out;
+    const nlohmann::json j = nlohmann::json::parse(run.out);
+    EXPECT_EQ(j["chip"], "v5e");
+    ASSERT_EQ(j["programs"].size(), 2u);
+    const nlohmann::json& train = j["programs"][1];
+    EXPECT_EQ(train["name"], "jit_train_step");
+    EXPECT_EQ(train["measured_runs"], 1);
+    EXPECT_DOUBLE_EQ(train["measured_run_seconds"].get<double>(), 1e-6);
+    EXPECT_GT(train["simulated_run_seconds"].get<double>(), 0);
+    ASSERT_EQ(train["ops"].size(), 2u);
+    for (const nlohmann::json& op : train["ops"]) {
+      EXPECT_GT(op["simulated_seconds"].get<double>(), 0) << op.dump();
+      EXPECT_NEAR(op["ratio"].get<double>(),
+                  op["simulated_seconds"].get<double>() / op["measured_seconds"].get<double>(), 1e-9);
+    }
+  }
+  CliResult text = RunCli("compare " + imported + " --chip v5p --top 1");
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_THAT(text.out, HasSubstr("against simulated on v5p"));
+  EXPECT_THAT(text.out, HasSubstr("program jit_train_step (42)"));
+  EXPECT_THAT(text.out, HasSubstr("… 1 more (--top N)"));
+
+  // Without a chip, or a profile with nothing to compare.
+  EXPECT_EQ(RunCli("compare " + imported).exit_code, 2);
+  EXPECT_EQ(RunCli("compare " + imported + " --chip v99").exit_code, 2);
+  const std::string simulated = CliTempPath("compare_simulated.sysprof");
+  ASSERT_EQ(RunCli("run " + SampleHlo("mlp_layer.hlo") + " --timing-only --profile " + simulated).exit_code, 0);
+  CliResult nothing = RunCli("compare " + simulated + " --chip v5e");
+  EXPECT_EQ(nothing.exit_code, 1);
+  EXPECT_THAT(nothing.out, HasSubstr("nothing measured to compare"));
 }
 
 }  // namespace
