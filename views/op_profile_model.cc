@@ -30,6 +30,19 @@ void OpProfileModel::SetOpProfile(analysis::OpProfile profile) {
   endResetModel();
 }
 
+void OpProfileModel::SetSimulated(absl::flat_hash_map<std::string, double> per_execution_ps, QString chip) {
+  beginResetModel();
+  simulated_per_execution_ps_ = std::move(per_execution_ps);
+  simulated_chip_ = simulated_per_execution_ps_.empty() ? QString() : std::move(chip);
+  endResetModel();
+}
+
+double OpProfileModel::SimulatedPs(const analysis::OpStats& op) const {
+  auto found = simulated_per_execution_ps_.find(op.name);
+  if (found == simulated_per_execution_ps_.end()) return -1;
+  return found->second * double(op.event_count);
+}
+
 QString OpProfileModel::Duration(int64_t ps) const {
   return QString::fromStdString(analysis::FormatPsIn(ps, time_unit_));
 }
@@ -65,6 +78,11 @@ QVariant OpProfileModel::data(const QModelIndex& index, int role) const {
       case kIntensity: return op->intensity;
       case kAchieved: return op->achieved_flops_per_second;
       case kPeakShare: return op->peak_fraction;
+      case kSimulated: return SimulatedPs(*op);
+      case kSimulatedRatio: {
+        const double simulated = SimulatedPs(*op);
+        return simulated >= 0 && op->total_ps > 0 ? simulated / double(op->total_ps) : -1.0;
+      }
       default: return {};
     }
   }
@@ -86,6 +104,16 @@ QVariant OpProfileModel::data(const QModelIndex& index, int role) const {
       // Two decimals below 1 %, where most memory-bound ops sit.
       return op->flops > 0 ? QStringLiteral("%1 %").arg(100.0 * op->peak_fraction, 0, 'f', op->peak_fraction < 0.01 ? 2 : 1)
                            : QString("–");
+    case kSimulated: {
+      const double simulated = SimulatedPs(*op);
+      return simulated >= 0 ? Duration(int64_t(simulated + 0.5)) : QString("–");
+    }
+    case kSimulatedRatio: {
+      const double simulated = SimulatedPs(*op);
+      return simulated >= 0 && op->total_ps > 0
+                 ? QStringLiteral("%1×").arg(simulated / double(op->total_ps), 0, 'f', 2)
+                 : QString("–");
+    }
     default: return {};
   }
 }
@@ -100,6 +128,8 @@ QVariant OpProfileModel::headerData(int section, Qt::Orientation orientation, in
       case kIntensity: return QStringLiteral("FLOPs per byte moved");
       case kAchieved: return QStringLiteral("FLOPs over wall time");
       case kPeakShare: return QStringLiteral("Achieved FLOP/s over the chip's peak");
+      case kSimulated: return QStringLiteral("The same executions on the simulated chip");
+      case kSimulatedRatio: return QStringLiteral("Simulated time over measured time");
       default: return {};
     }
   }
@@ -115,6 +145,9 @@ QVariant OpProfileModel::headerData(int section, Qt::Orientation orientation, in
     case kIntensity: return QStringLiteral("FLOPs/byte");
     case kAchieved: return QStringLiteral("Achieved");
     case kPeakShare: return QStringLiteral("Of peak");
+    case kSimulated:
+      return simulated_chip_.isEmpty() ? QStringLiteral("Simulated") : QStringLiteral("Simulated (%1)").arg(simulated_chip_);
+    case kSimulatedRatio: return QStringLiteral("Sim / measured");
     default: return {};
   }
 }

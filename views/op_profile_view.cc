@@ -40,6 +40,10 @@ OpProfileView::OpProfileView(QWidget* parent) : QWidget(parent) {
   table_->verticalHeader()->hide();
   table_->verticalHeader()->setDefaultSectionSize(22);
   table_->horizontalHeader()->setStretchLastSection(true);
+  // Simulated time reads beside the measured time it is compared with.
+  QHeaderView* header = table_->horizontalHeader();
+  header->moveSection(header->visualIndex(OpProfileModel::kSimulated), OpProfileModel::kTime + 1);
+  header->moveSection(header->visualIndex(OpProfileModel::kSimulatedRatio), OpProfileModel::kTime + 2);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setAlternatingRowColors(true);
   layout->addWidget(table_, 1);
@@ -83,8 +87,20 @@ void OpProfileView::FocusSearch() {
 
 QString OpProfileView::summary() const { return summary_->text(); }
 
+void OpProfileView::SetSimulated(absl::flat_hash_map<std::string, double> per_execution_ps,
+                                 const QString& chip) {
+  model_->SetSimulated(std::move(per_execution_ps), chip);
+  // The columns show only beside a simulation.
+  for (int column : {OpProfileModel::kSimulated, OpProfileModel::kSimulatedRatio}) {
+    table_->setColumnHidden(column, !model_->has_simulated());
+  }
+  table_->resizeColumnsToContents();
+  table_->horizontalHeader()->setStretchLastSection(true);
+}
+
 void OpProfileView::SetProfile(std::shared_ptr<const trace::Profile> profile) {
   profile_ = std::move(profile);
+  SetSimulated({}, {});
   absl::StatusOr<analysis::OpProfile> ops =
       profile_ ? analysis::ComputeOpProfile(*profile_)
                : absl::StatusOr<analysis::OpProfile>(absl::NotFoundError("no profile open"));

@@ -6,6 +6,7 @@
 #include <QWidget>
 #include <memory>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "core/trace/profile.h"
 #include "views/show_in.h"
@@ -26,6 +27,9 @@ class OpProfileView : public QWidget {
   explicit OpProfileView(QWidget* parent = nullptr);
 
   void SetProfile(std::shared_ptr<const trace::Profile> profile);
+  // Shows each row's simulated time on `chip` beside its measured time
+  // (per-execution times by instruction name); empty hides the columns.
+  void SetSimulated(absl::flat_hash_map<std::string, double> per_execution_ps, const QString& chip);
 
   OpProfileModel* model() const { return model_; }
   QSortFilterProxyModel* sorted_model() const { return proxy_; }

@@ -116,6 +116,7 @@ int RunCompare(const CliArgs& args, std::ostream& out, std::ostream& err) {
     compared = analysis::CompareMeasuredWithSimulated(*profile, *chip, [&](int64_t done, int64_t total) {
       progress.Update("simulating", double(done) / double(total),
                       std::to_string(done) + "/" + std::to_string(total) + " programs");
+      return true;
     });
     progress.Finish();
   }

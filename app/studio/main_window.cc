@@ -16,6 +16,7 @@
 #include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMenuBar>
 #include <QDir>
@@ -36,9 +37,11 @@
 #include <QtConcurrent/QtConcurrent>
 
 #include "core/analysis/event_details.h"
+#include "core/analysis/measured_vs_simulated.h"
 #include "core/analysis/program_of_event.h"
 #include "core/analysis/program_profile.h"
 #include "core/analysis/run_comparison.h"
+#include "core/device/chip_spec_loader.h"
 #include "core/stablehlo/program_file.h"
 #include "core/trace/file_kind.h"
 #include "core/trace/profile_reader.h"
@@ -210,6 +213,9 @@ MainWindow::MainWindow() {
 
   status_ = new QLabel("Nothing open", this);
   statusBar()->addWidget(status_, 1);
+  // A passing message takes the summary's place rather than drawing over it.
+  connect(statusBar(), &QStatusBar::messageChanged, status_,
+          [this](const QString& message) { status_->setVisible(message.isEmpty()); });
   // The session's runs, once there is more than one to choose from.
   run_picker_ = new QComboBox(this);
   run_picker_->setObjectName("run_picker");
@@ -354,6 +360,20 @@ void MainWindow::CreateActions() {
       views::ShowErrorDialog(this, "Cannot compare with " + QFileInfo(path).fileName(), error.toStdString());
     }
   });
+  simulate_action_ = add(file, "Compare with &Simulation…", QKeySequence(), [this] {
+    QStringList chips;
+    for (const std::string& name : device::ChipPresetNames()) chips << QString::fromStdString(name);
+    bool chosen = false;
+    const QString chip = QInputDialog::getItem(this, "Compare with simulation",
+                                               "Simulate the profile's programs on:", chips,
+                                               std::max<qsizetype>(chips.indexOf("v5e"), 0), false, &chosen);
+    if (!chosen) return;
+    QString error;
+    if (!CompareWithSimulation(chip, &error) && !error.isEmpty()) {
+      views::ShowErrorDialog(this, "Cannot compare with the simulation on " + chip, error.toStdString());
+    }
+  });
+  simulate_action_->setEnabled(false);
   add(file, "Export &View as Image…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] {
     QString path = QFileDialog::getSaveFileName(this, "Export view", QString(),
                                                 "PNG image (*.png);;SVG drawing (*.svg)");
@@ -600,6 +620,7 @@ void MainWindow::ShowProfile(std::shared_ptr<const trace::Profile> profile, cons
   graph_view_->SetProgram(first);
   // Any program with its input stage runs again, on whatever chip.
   run_action_->setEnabled(first != nullptr);
+  simulate_action_->setEnabled(first != nullptr);
   text_view_->Clear();
   text_stage_ = {-1, -1};
   if (first) {
@@ -739,6 +760,43 @@ bool MainWindow::OpenDumpFolder(const QString& path, QString* error) {
               {}, /*program_only=*/true);
   path_ = path;
   RememberRecentFile(path);
+  return true;
+}
+
+bool MainWindow::CompareWithSimulation(const QString& chip_name, QString* error) {
+  if (!profile_) {
+    *error = QStringLiteral("Open a real profile first: its programs are what is simulated.");
+    return false;
+  }
+  absl::StatusOr<device::ChipSpec> chip = device::LoadChipSpec(chip_name.toStdString());
+  if (!chip.ok()) {
+    *error = FromStatus(chip.status());
+    return false;
+  }
+  bool cancelled = false;
+  const std::shared_ptr<const trace::Profile> measured = profile_;
+  absl::StatusOr<analysis::MeasuredVsSimulated> compared =
+      views::RunWithProgress<absl::StatusOr<analysis::MeasuredVsSimulated>>(
+          this, QStringLiteral("Simulating the programs on %1…").arg(chip_name),
+          [measured, spec = *chip](views::RunProgress& progress) {
+            return analysis::CompareMeasuredWithSimulated(
+                *measured, spec, [&progress](int64_t done, int64_t total) {
+                  progress.Report(double(done) / double(total), "simulating the programs");
+                  return !progress.cancelled();
+                });
+          },
+          &cancelled);
+  if (!compared.ok()) {
+    *error = cancelled ? QString() : FromStatus(compared.status());
+    return false;
+  }
+  op_profile_view_->SetSimulated(analysis::SimulatedTimePerExecution(*compared), chip_name);
+  ShowView(View::kOps);
+  QString message = QStringLiteral("%1 programs simulated on %2").arg(compared->programs.size()).arg(chip_name);
+  if (!compared->errors.empty()) {
+    message += QStringLiteral("; not simulated: %1").arg(QString::fromStdString(compared->errors.front()));
+  }
+  statusBar()->showMessage(message, 8000);
   return true;
 }
 

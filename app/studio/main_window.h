@@ -67,6 +67,10 @@ class MainWindow : public QMainWindow {
   // Compares the open profile's run (before) with the profile at `path`
   // (after) in the Comparison view; on failure says why in `error`.
   bool CompareWith(const QString& path, QString* error);
+  // Simulates the open real profile's programs on the chip preset (or spec
+  // file) `chip` and shows the simulated time beside the measured one in the
+  // op profile. False with `error` empty when the user cancelled.
+  bool CompareWithSimulation(const QString& chip, QString* error);
   // Shows a profile already in memory as a new session's first run (null:
   // closes what is open); `adopted` are stage modules the caller already
   // has (program id, stage, module); `program_only` when it is a program
@@ -196,6 +200,7 @@ class MainWindow : public QMainWindow {
   QLabel* notes_banner_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QAction* run_action_ = nullptr;
+  QAction* simulate_action_ = nullptr;
   std::vector<SessionRun> runs_;
   int current_run_ = -1;
   QComboBox* run_picker_ = nullptr;

@@ -48,8 +48,10 @@ int main(int argc, char** argv) {
   QCommandLineOption run("run", "Compile and run the program on CHIP[:TOPOLOGY[:STEPS]] (repeatable: each run joins the session and is compared with the one before).", "run");
   parser.addOption(compare);
   QCommandLineOption theme("theme", "The colours: system, light or dark (default: as last chosen in View > Theme).", "theme");
+  QCommandLineOption simulate("simulate", "Simulate the opened real profile's programs on CHIP and show simulated beside measured time (the Op profile view).", "chip");
   parser.addOption(run);
   parser.addOption(theme);
+  parser.addOption(simulate);
   if (OnlyPrints(argc, argv)) {
     QCoreApplication text_only(argc, argv);
     SetApplicationNames();
@@ -96,6 +98,7 @@ int main(int argc, char** argv) {
     bool ok = window.OpenFile(files.first(), &error);
     for (const systolic::views::ProgramRunRequest& request : runs) ok = ok && window.RunProgram(request, &error);
     ok = ok && (!parser.isSet(compare) || window.CompareWith(parser.value(compare), &error));
+    ok = ok && (!parser.isSet(simulate) || window.CompareWithSimulation(parser.value(simulate), &error));
     if (!ok) {
       std::fprintf(stderr, "systolic-studio: %s\n", error.toLocal8Bit().constData());
       return 1;
@@ -108,7 +111,8 @@ int main(int argc, char** argv) {
   // A file that does not open is said in the window, where the user looks.
   if (!files.isEmpty() && !parser.isSet(screenshot)) {
     const QString other = parser.isSet(compare) ? parser.value(compare) : QString();
-    QTimer::singleShot(0, &window, [&window, file = files.first(), wanted, other, runs] {
+    const QString simulated_chip = parser.isSet(simulate) ? parser.value(simulate) : QString();
+    QTimer::singleShot(0, &window, [&window, file = files.first(), wanted, other, runs, simulated_chip] {
       if (!window.OpenAndReport(file)) return;
       QString error;
       for (const systolic::views::ProgramRunRequest& request : runs) {
@@ -119,6 +123,9 @@ int main(int argc, char** argv) {
       }
       if (!other.isEmpty() && !window.CompareWith(other, &error)) {
         std::fprintf(stderr, "systolic-studio: %s\n", error.toLocal8Bit().constData());
+      }
+      if (!simulated_chip.isEmpty() && !window.CompareWithSimulation(simulated_chip, &error) && !error.isEmpty()) {
+        systolic::views::ShowErrorDialog(&window, "Cannot compare with the simulation", error.toStdString());
       }
       if (wanted) window.ShowView(*wanted);
     });

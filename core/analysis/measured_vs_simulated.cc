@@ -127,9 +127,26 @@ absl::StatusOr<MeasuredVsSimulated> CompareMeasuredWithSimulated(
       result.errors.push_back(absl::StrCat(program.name, " (", uint64_t(program.id),
                                            "): ", timing.status().message()));
     }
-    if (progress) progress(int64_t(i + 1), int64_t(todo.size()));
+    if (progress && !progress(int64_t(i + 1), int64_t(todo.size()))) {
+      return absl::CancelledError("the simulation was cancelled");
+    }
   }
   return result;
+}
+
+absl::flat_hash_map<std::string, double> SimulatedTimePerExecution(const MeasuredVsSimulated& compared) {
+  absl::flat_hash_map<std::string, std::pair<double, int64_t>> sums;  // simulated time, executions
+  for (const ProgramMeasuredVsSimulated& program : compared.programs) {
+    for (const OpMeasuredVsSimulated& op : program.ops) {
+      if (op.measured_events == 0 || op.simulated_ps <= 0) continue;
+      auto& [time, executions] = sums[op.instruction];
+      time += op.simulated_ps * double(op.measured_events);
+      executions += op.measured_events;
+    }
+  }
+  absl::flat_hash_map<std::string, double> per_execution;
+  for (const auto& [name, sum] : sums) per_execution[name] = sum.first / double(sum.second);
+  return per_execution;
 }
 
 }  // namespace systolic::analysis

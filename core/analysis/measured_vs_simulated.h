@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "core/device/chip_spec.pb.h"
 #include "core/trace/profile.h"
@@ -45,8 +46,9 @@ struct MeasuredVsSimulated {
   std::vector<std::string> errors;  // programs that could not be simulated, and why
 };
 
-// Called after each program simulated with the programs done and to do.
-using MeasuredVsSimulatedProgress = std::function<void(int64_t done, int64_t total)>;
+// Called after each program simulated with the programs done and to do;
+// false stops the work (Cancelled).
+using MeasuredVsSimulatedProgress = std::function<bool(int64_t done, int64_t total)>;
 
 // Simulates every program of `measured` that has measured ops on `chip`. A
 // profile without programs (nothing to simulate) or without measured ops is
@@ -54,5 +56,10 @@ using MeasuredVsSimulatedProgress = std::function<void(int64_t done, int64_t tot
 absl::StatusOr<MeasuredVsSimulated> CompareMeasuredWithSimulated(
     const trace::Profile& measured, const device::ChipSpec& chip,
     const MeasuredVsSimulatedProgress& progress = {});
+
+// Each instruction name's simulated time per execution, over the programs
+// that have it (weighted by their measured executions): what the op
+// profile's "simulated" column multiplies by a row's events.
+absl::flat_hash_map<std::string, double> SimulatedTimePerExecution(const MeasuredVsSimulated& compared);
 
 }  // namespace systolic::analysis

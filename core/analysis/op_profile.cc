@@ -117,7 +117,18 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
 
   const int32_t hlo_op = plane->FindStatName("hlo_op");
   const int32_t flops = plane->FindStatName("flops");
-  const int32_t bytes = plane->FindStatName("bytes");
+  // XProf names an op's HBM traffic "bytes_accessed".
+  const int32_t bytes =
+      plane->FindStatName("bytes") >= 0 ? plane->FindStatName("bytes") : plane->FindStatName("bytes_accessed");
+  // A real device's profile has no unit lanes, only its "XLA Ops" lanes
+  // (one event per op, named after its instruction): those are the units.
+  bool has_unit_events = false;
+  for (const trace::TimelineLine& line : plane->lines()) {
+    has_unit_events |= IsUnitLane(line.kind()) && !line.empty();
+  }
+  const auto counts_as_unit = [&](trace::LaneKind kind) {
+    return has_unit_events ? IsUnitLane(kind) : kind == trace::LaneKind::kOps;
+  };
   absl::flat_hash_map<std::string, Accumulator> by_name;
   int64_t steps_ps = 0;
   int64_t span_start = INT64_MAX;
@@ -135,7 +146,7 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
       }
       continue;
     }
-    if (!IsUnitLane(line.kind()) || line.empty()) continue;
+    if (!counts_as_unit(line.kind()) || line.empty()) continue;
     span_start = std::min(span_start, line.min_start_ps());
     span_end = std::max(span_end, line.max_end_ps());
     const OpCategory category = CategoryOf(line.kind());
@@ -145,7 +156,9 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
       const trace::EventMetadata& metadata = plane->event_metadata(line.metadata_id(i));
       const absl::Span<const trace::Stat> stats = line.stats(i);
       const trace::Stat* op = FindStat(stats, metadata, hlo_op);
-      const std::string* name = op != nullptr ? plane->StringValue(*op) : nullptr;
+      const std::string* name = op != nullptr         ? plane->StringValue(*op)
+                                : !has_unit_events ? &metadata.name
+                                                   : nullptr;
       if (name == nullptr || name->empty()) {
         self_events.push_back({line.start_ps(i), line.end_ps(i), uint8_t(category), 0});
         continue;

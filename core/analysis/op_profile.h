@@ -3,7 +3,9 @@
 // intensity and achieved FLOP/s against the chip's peak, time by unit
 // category, and the roofline the ops are placed on. Computed from the
 // timeline's events that name their instruction (stat "hlo_op") with their
-// "flops" and "bytes" stats, as `systolic run --profile` writes them.
+// "flops" and "bytes" stats, as `systolic run --profile` writes them; for a
+// real device's profile, which has no unit lanes, from its "XLA Ops" lanes
+// (events named after their instruction, "bytes_accessed" for bytes).
 #pragma once
 
 #include <cstdint>

@@ -210,6 +210,26 @@ class StudioWindowTest : public QObject {
       QTRY_VERIFY2(window.graph_view()->after()->selection().size() == 1, program.c_str());
       QCOMPARE(window.graph_view()->after()->selection()[0]->name(), std::string("add.4"));
     }
+
+    // Its ops against the simulator: the op profile gains the simulated
+    // columns, beside the measured time.
+    views::OpProfileModel* ops = window.op_profile_view()->model();
+    QVERIFY(!ops->has_simulated());
+    QVERIFY2(window.CompareWithSimulation("v5e", &error), qPrintable(error));
+    QCOMPARE(window.current_view(), MainWindow::View::kOps);
+    QVERIFY(ops->has_simulated());
+    QCOMPARE(ops->headerData(views::OpProfileModel::kSimulated, Qt::Horizontal).toString(),
+             QString("Simulated (v5e)"));
+    QCOMPARE(ops->rowCount(), 2);
+    for (int row = 0; row < ops->rowCount(); ++row) {
+      const double simulated = ops->index(row, views::OpProfileModel::kSimulated).data(Qt::UserRole).toDouble();
+      const double measured = ops->index(row, views::OpProfileModel::kTime).data(Qt::UserRole).toDouble();
+      QVERIFY(simulated > 0);
+      QCOMPARE(ops->index(row, views::OpProfileModel::kSimulatedRatio).data(Qt::UserRole).toDouble(),
+               simulated / measured);
+    }
+    QVERIFY(!window.CompareWithSimulation("v99", &error));
+    QVERIFY2(error.contains("v99"), qPrintable(error));
   }
 
   // Error dialogs keep the caret under its column (fixed width, spaces kept)

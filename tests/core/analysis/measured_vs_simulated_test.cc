@@ -75,6 +75,11 @@ SimulatedSpace MakeSimulatedSpace(const device::ChipSpec& chip, int runs) {
   return made;
 }
 
+const OpMeasuredVsSimulated& FindOp(const ProgramMeasuredVsSimulated& program, const std::string& name) {
+  return *std::find_if(program.ops.begin(), program.ops.end(),
+                       [&](const auto& op) { return op.instruction == name; });
+}
+
 absl::StatusOr<MeasuredVsSimulated> Compare(const trace::xspace::XSpace& space,
                                             const device::ChipSpec& chip) {
   absl::StatusOr<trace::Profile> profile = trace::ImportXSpace(space);
@@ -103,6 +108,23 @@ TEST(MeasuredVsSimulated, TheSimulatorAgainstItselfGivesRatiosOfOne) {
     EXPECT_NEAR(op.simulated_ps, op.measured_ps, 0.5) << op.instruction;  // whole picoseconds
   }
   EXPECT_GE(measured_ops, 3);
+  // The op profile's column: each measured op at its simulated time.
+  const absl::flat_hash_map<std::string, double> simulated = SimulatedTimePerExecution(*compared);
+  for (const OpMeasuredVsSimulated& op : program.ops) {
+    if (op.measured_events == 0) {
+      EXPECT_FALSE(simulated.contains(op.instruction)) << op.instruction;
+    } else {
+      EXPECT_DOUBLE_EQ(simulated.at(op.instruction), op.simulated_ps) << op.instruction;
+    }
+  }
+  // A progress callback that says stop cancels.
+  absl::StatusOr<trace::Profile> profile = trace::ImportXSpace(made.space);
+  ASSERT_TRUE(profile.ok());
+  trace::AddXSpacePrograms(made.space, *profile);
+  EXPECT_EQ(CompareMeasuredWithSimulated(*profile, v5e, [](int64_t, int64_t) { return false; })
+                .status()
+                .code(),
+            absl::StatusCode::kCancelled);
 }
 
 TEST(MeasuredVsSimulated, AnotherChipMovesTheRatios) {
@@ -158,6 +180,11 @@ TEST(MeasuredVsSimulated, OpsOfTwoProgramsWithOneNameStayApart) {
       EXPECT_DOUBLE_EQ(add->measured_ps, 200000);
     }
   }
+  // add.4 of both programs, two executions each: the mean of their times.
+  ASSERT_EQ(compared->programs[1].program_id, made.train_id);
+  EXPECT_DOUBLE_EQ(SimulatedTimePerExecution(*compared).at("add.4"),
+                   (2 * FindOp(compared->programs[1], "add.4").simulated_ps +
+                    2 * FindOp(compared->programs[0], "add.4").simulated_ps) / 4);
 }
 
 }  // namespace

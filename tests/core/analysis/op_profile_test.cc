@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/trace/xspace_importer.h"
+#include "tests/support/xspace_builder.h"
+
 namespace systolic::analysis {
 namespace {
 
@@ -123,6 +126,25 @@ TEST(OpProfileTest, MissingChipIsNotFound) {
   const trace::Profile profile = MakeProfile();
   EXPECT_EQ(ComputeOpProfile(profile, 7).status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(ComputeOpProfile(trace::Profile{}).status().code(), absl::StatusCode::kNotFound);
+}
+
+// A real device's profile has only its "XLA Ops" lanes: each op event,
+// named after its instruction, is the op's time.
+TEST(OpProfile, ARealProfilesOpLanesAreItsOps) {
+  const testing::TwoProgramXSpace made = testing::MakeTwoProgramXSpace();
+  absl::StatusOr<trace::Profile> profile = trace::ImportXSpace(made.space);
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  absl::StatusOr<OpProfile> ops = ComputeOpProfile(*profile, 0);
+  ASSERT_TRUE(ops.ok()) << ops.status();
+  ASSERT_EQ(ops->ops.size(), 2u);
+  EXPECT_EQ(ops->ops[0].name, "add.4");
+  EXPECT_EQ(ops->ops[0].event_count, 3);
+  EXPECT_EQ(ops->ops[0].total_ps, 900000);
+  EXPECT_EQ(ops->ops[1].name, "multiply.3");
+  EXPECT_EQ(ops->ops[1].total_ps, 300000);
+  // The module events are not ops: their time is not counted again.
+  EXPECT_EQ(ops->Find("jit_train_step(42)"), nullptr);
+  EXPECT_EQ(ops->category_ps[int(OpCategory::kOther)], 1200000);
 }
 
 }  // namespace
