@@ -36,9 +36,10 @@ void GraphCanvas::ZoomBy(double factor) {
   scale(applied, applied);
 }
 
-void GraphCanvas::FitAll() {
+void GraphCanvas::FitAll(bool legibly) {
   if (!isVisible()) {
     fit_when_shown_ = true;
+    fit_legibly_ = legibly;
     return;
   }
   fit_when_shown_ = false;
@@ -51,17 +52,25 @@ void GraphCanvas::FitAll() {
     resetTransform();
     centerOn(rect.center());
   }
+  // Below this, node and edge labels no longer read.
+  constexpr double kLegibleZoom = 0.6;
+  if (legibly && zoom() < kLegibleZoom) {
+    resetTransform();
+    scale(kLegibleZoom, kLegibleZoom);
+    const double visible_height = viewport()->height() / kLegibleZoom;
+    centerOn(rect.center().x(), rect.top() + visible_height / 2);
+  }
 }
 
 void GraphCanvas::showEvent(QShowEvent* event) {
   QGraphicsView::showEvent(event);
-  if (fit_when_shown_) FitAll();
+  if (fit_when_shown_) FitAll(fit_legibly_);
 }
 
 // The first resize after showing gives the size a pending fit needs.
 void GraphCanvas::resizeEvent(QResizeEvent* event) {
   QGraphicsView::resizeEvent(event);
-  if (fit_when_shown_) FitAll();
+  if (fit_when_shown_) FitAll(fit_legibly_);
 }
 
 void GraphCanvas::wheelEvent(QWheelEvent* event) {

@@ -18,8 +18,10 @@ class GraphCanvas : public QGraphicsView {
 
   void ZoomBy(double factor);
   // Fits the graph into the view; while the view is hidden (its tab not yet
-  // shown, its size not yet known) the fit waits until it is shown.
-  void FitAll();
+  // shown, its size not yet known) the fit waits until it is shown. When
+  // `legibly`, a graph too big to fit readably is shown from its top at the
+  // smallest zoom whose labels still read (a program's first picture).
+  void FitAll(bool legibly = false);
   double zoom() const { return transform().m11(); }
 
  signals:
@@ -45,6 +47,7 @@ class GraphCanvas : public QGraphicsView {
   void HitTest(const QPoint& position, int* node, int* cluster) const;
   QPoint press_position_;
   bool fit_when_shown_ = false;
+  bool fit_legibly_ = false;
 };
 
 }  // namespace systolic::views

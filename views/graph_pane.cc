@@ -259,7 +259,7 @@ void GraphPane::OnLayoutDone(int generation) {
   if (center_after_layout_) {
     CenterOnMarks();
   } else if (fit_after_layout_) {
-    Fit();
+    canvas_->FitAll(/*legibly=*/true);
   } else if (!focus_key_.empty()) {
     for (GraphClusterItem* item : cluster_items_) {
       if (graph_->group(item->cluster().group).key == focus_key_) {

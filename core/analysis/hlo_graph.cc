@@ -158,6 +158,31 @@ class HloGraphBuilder {
     return group;
   }
 
+  // The layers an instruction lies in: its op_name's scopes; for a fusion
+  // without one (passes do not always carry it), the scopes its fused
+  // instructions share, so an after-fusion graph keeps the model's layers.
+  static std::vector<std::string> ScopesOf(const HloInstruction& instruction) {
+    if (!instruction.metadata().op_name.empty() || instruction.opcode() != HloOpcode::kFusion ||
+        instruction.called_computations().empty()) {
+      return OpNameScopes(instruction.metadata().op_name);
+    }
+    std::optional<std::vector<std::string>> shared;
+    for (const HloInstruction* fused : instruction.fused_instructions_computation()->instructions()) {
+      if (fused->metadata().op_name.empty()) continue;
+      std::vector<std::string> scopes = OpNameScopes(fused->metadata().op_name);
+      if (!shared) {
+        shared = std::move(scopes);
+        continue;
+      }
+      size_t common = 0;
+      while (common < shared->size() && common < scopes.size() && (*shared)[common] == scopes[common]) {
+        ++common;
+      }
+      shared->resize(common);
+    }
+    return shared ? *shared : std::vector<std::string>{};
+  }
+
   void AddMembers(const HloComputation& computation, int32_t group, bool use_scopes) {
     int64_t position = 0;
     for (const HloInstruction* instruction : computation.MakeInstructionPostOrder()) {
@@ -166,9 +191,7 @@ class HloGraphBuilder {
       position_[instruction] = position;
       int32_t target = group;
       if (use_scopes) {
-        for (const std::string& scope : OpNameScopes(instruction->metadata().op_name)) {
-          target = ScopeGroup(scope, target);
-        }
+        for (const std::string& scope : ScopesOf(*instruction)) target = ScopeGroup(scope, target);
       }
       g_.group_of_[instruction] = target;
       if (g_.options_.inline_scalar_constants && IsInlinableConstant(instruction)) {
@@ -206,9 +229,12 @@ class HloGraphBuilder {
   void Reparent(const GraphMember& member, int32_t group) {
     if (member.instruction) {
       g_.group_of_[member.instruction] = group;
-    } else {
-      g_.groups_[member.group].parent = group;
+      return;
     }
+    GraphGroup& moved = g_.groups_[member.group];
+    moved.parent = group;
+    // A fusion instruction lies in the layer that holds its group.
+    if (moved.fusion) g_.group_of_[moved.fusion] = group;
   }
 
   // Splits a layer of n > max members into b balanced blocks, b chosen so

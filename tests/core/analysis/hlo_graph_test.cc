@@ -259,6 +259,51 @@ TEST(HloGraph, FusionsAreGroupsOfTheirFusedInstructions) {
             2u);
 }
 
+// After fusion, a fusion without metadata of its own lies in the layer its
+// fused instructions share, so an optimized program keeps its layers.
+TEST(HloGraph, FusionsWithoutMetadataJoinTheLayerOfWhatTheyFused) {
+  auto module = ParseAndReturnUnverifiedModule(R"(
+HloModule m
+
+%fused_mlp (p0: f32[4], p1: f32[4]) -> f32[4] {
+  %p0 = f32[4]{0} parameter(0)
+  %p1 = f32[4]{0} parameter(1)
+  %mul = f32[4]{0} multiply(f32[4]{0} %p0, f32[4]{0} %p1), metadata={op_name="jit(step)/jit(main)/jvp(Model)/Model/layers/mlp/mul"}
+  ROOT %tanh = f32[4]{0} tanh(f32[4]{0} %mul), metadata={op_name="jit(step)/jit(main)/jvp(Model)/Model/layers/mlp/act/tanh"}
+}
+
+%fused_mixed (q0: f32[4], q1: f32[4]) -> f32[4] {
+  %q0 = f32[4]{0} parameter(0)
+  %q1 = f32[4]{0} parameter(1)
+  %a = f32[4]{0} add(f32[4]{0} %q0, f32[4]{0} %q1), metadata={op_name="jit(step)/jit(main)/Model/layers/attention/add"}
+  ROOT %n = f32[4]{0} negate(f32[4]{0} %a), metadata={op_name="jit(step)/jit(main)/Model/layers/mlp/neg"}
+}
+
+ENTRY %e (x: f32[4], y: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  %y = f32[4]{0} parameter(1)
+  %fusion.1 = f32[4]{0} fusion(f32[4]{0} %x, f32[4]{0} %y), kind=kLoop, calls=%fused_mlp
+  %fusion.2 = f32[4]{0} fusion(f32[4]{0} %fusion.1, f32[4]{0} %y), kind=kLoop, calls=%fused_mixed
+  %other = f32[4]{0} add(f32[4]{0} %fusion.2, f32[4]{0} %x), metadata={op_name="jit(step)/jit(main)/Model/head/add"}
+  ROOT %out = f32[4]{0} multiply(f32[4]{0} %other, f32[4]{0} %x), metadata={op_name="jit(step)/jit(main)/Model/head/mul"}
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const HloGraph graph = HloGraph::Build(*(*module)->entry_computation());
+  const auto layer_of = [&](absl::string_view name) {
+    const int32_t group = graph.GroupOf(Find(**module, name));
+    return group >= 0 ? graph.group(group).key : std::string("(none)");
+  };
+  // All its fused instructions are in Model/layers/mlp (one deeper, in act).
+  EXPECT_EQ(layer_of("fusion.1"), "scope:step/Model/layers");
+  // Two layers fused together: the layer they share.
+  EXPECT_EQ(layer_of("fusion.2"), "scope:step/Model/layers");
+  EXPECT_EQ(layer_of("other"), "scope:step/Model/head");
+  // Collapsed at the top, the step's layers are what the first picture shows.
+  const VisibleGraph collapsed = graph.Visible({});
+  EXPECT_EQ(collapsed.Locate(Find(**module, "fusion.1")).node, collapsed.Locate(Find(**module, "fusion.2")).node);
+}
+
 TEST(HloGraph, SingleMemberScopesMergeIntoTheirMember) {
   constexpr char kText[] = R"(
 HloModule scoped
