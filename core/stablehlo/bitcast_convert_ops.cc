@@ -12,10 +12,6 @@
 namespace systolic::stablehlo {
 namespace {
 
-using Results = absl::StatusOr<std::vector<HloInstruction*>>;
-using Operands = std::vector<HloInstruction*>;
-using Shapes = std::vector<Shape>;
-
 PrimitiveType UnsignedOfWidth(int bits) {
   switch (bits) {
     case 8: return U8;

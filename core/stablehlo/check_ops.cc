@@ -7,8 +7,6 @@
 namespace systolic::stablehlo {
 namespace {
 
-using Results = absl::StatusOr<std::vector<HloInstruction*>>;
-
 absl::Status CanRecord(ComputationBuilder& b, const mlir::Operation& op) {
   if (!b.importer().probes()) {
     return b.Error(op, absl::StrCat(op.name, " is a test assertion; run the file with `systolic check`"));

@@ -10,10 +10,6 @@
 namespace systolic::stablehlo {
 namespace {
 
-using Results = absl::StatusOr<std::vector<HloInstruction*>>;
-using Operands = std::vector<HloInstruction*>;
-using Shapes = std::vector<Shape>;
-
 // chlo.broadcast_*: operands broadcast to the result shape (numpy rules or
 // explicit broadcast_dimensions), then the HLO binary op.
 OpConverter Broadcasting(HloOpcode opcode) {

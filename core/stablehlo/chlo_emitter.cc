@@ -80,8 +80,6 @@ HloInstruction* ChloEmitter::BitcastConvert(HloInstruction* x, PrimitiveType to)
 
 namespace {
 
-using Results = absl::StatusOr<std::vector<HloInstruction*>>;
-
 // The type a decomposition computes in: f64 stays, other floats use f32.
 PrimitiveType ComputeType(PrimitiveType t) { return t == F64 ? F64 : F32; }
 

@@ -5,10 +5,6 @@
 namespace systolic::stablehlo {
 namespace {
 
-using Results = absl::StatusOr<std::vector<HloInstruction*>>;
-using Operands = std::vector<HloInstruction*>;
-using Shapes = std::vector<Shape>;
-
 // The result shape: the declared one when static, else the sizes held by the
 // constant `sizes` operand.
 absl::StatusOr<Shape> StaticResultShape(ComputationBuilder& b, const mlir::Operation& op,

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/hlo/status_macros.h"
 #include "core/stablehlo/dynamic_shape_ops.h"
+#include "core/stablehlo/quantized_ops.h"
 #include "core/stablehlo/stablehlo_importer.h"
 
 namespace systolic::stablehlo {
@@ -90,8 +91,14 @@ absl::StatusOr<std::vector<HloInstruction*>> ComputationBuilder::ConvertBlock(
                                       " has an unbounded dynamic dimension"));
       }
     }
-    SYSTOLIC_ASSIGN_OR_RETURN(std::vector<HloInstruction*> results,
-                              (*converter)(*this, op, operands, shapes));
+    SYSTOLIC_ASSIGN_OR_RETURN(
+        std::vector<HloInstruction*> results,
+        NeedsExpressedType(*this, op, operands)
+            ? ConvertThroughExpressedType(*this, op, operands, shapes, *converter)
+            : (*converter)(*this, op, operands, shapes));
+    for (size_t i = 0; i < results.size() && i < op.result_types.size(); ++i) {
+      if (op.result_types[i].quant) SetQuant(results[i], op.result_types[i].quant);
+    }
     if (results.size() < op.results.size()) {
       return Error(op, absl::StrCat(op.name, " gives ", results.size(), " results, ",
                                     op.results.size(), " are named"));
@@ -105,6 +112,15 @@ absl::StatusOr<std::vector<HloInstruction*>> ComputationBuilder::ConvertBlock(
     }
   }
   return std::vector<HloInstruction*>{};  // a block without a terminator returns nothing
+}
+
+const mlir::QuantType* ComputationBuilder::QuantOf(const HloInstruction* value) const {
+  auto found = quant_.find(value);
+  return found == quant_.end() ? nullptr : found->second.get();
+}
+
+void ComputationBuilder::SetQuant(const HloInstruction* value, std::shared_ptr<const mlir::QuantType> quant) {
+  quant_[value] = std::move(quant);
 }
 
 absl::Status ComputationBuilder::Error(const mlir::Operation& op,

@@ -31,6 +31,10 @@ class ComputationBuilder {
   HloInstruction* AddParameter(int64_t number, const Shape& shape, std::string name);
 
   void Define(const std::string& name, HloInstruction* value) { values_[name] = value; }
+  // The quantized type of a value (its instruction holds the stored
+  // integers), or null for a plain value.
+  const mlir::QuantType* QuantOf(const HloInstruction* value) const;
+  void SetQuant(const HloInstruction* value, std::shared_ptr<const mlir::QuantType> quant);
   // The instruction for `%name` / `%name#i`; looks through enclosing scopes
   // only to report captures (regions of HLO computations are isolated).
   absl::StatusOr<HloInstruction*> Lookup(const mlir::ValueRef& ref) const;
@@ -53,12 +57,17 @@ class ComputationBuilder {
   HloComputation* computation_;
   const ComputationBuilder* enclosing_;
   absl::flat_hash_map<std::string, HloInstruction*> values_;
+  absl::flat_hash_map<const HloInstruction*, std::shared_ptr<const mlir::QuantType>> quant_;
 };
 
+// What an op converter takes and gives.
+using Results = absl::StatusOr<std::vector<HloInstruction*>>;
+using Operands = std::vector<HloInstruction*>;
+using Shapes = std::vector<Shape>;
+
 // Converts one operation; returns its results in order.
-using OpConverter = std::function<absl::StatusOr<std::vector<HloInstruction*>>(
-    ComputationBuilder& builder, const mlir::Operation& op,
-    const std::vector<HloInstruction*>& operands, const std::vector<Shape>& result_shapes)>;
+using OpConverter = std::function<Results(ComputationBuilder& builder, const mlir::Operation& op,
+                                          const Operands& operands, const Shapes& result_shapes)>;
 
 // The converter for an op name (stablehlo.*, chlo.*, func.call), or null.
 const OpConverter* FindOpConverter(absl::string_view op_name);

@@ -989,7 +989,23 @@ absl::StatusOr<Type> MlirParser::ParseTensorType(const Location& where) {
     t.dimensions.push_back(size);
     rest = rest.substr(x + 1);
   }
-  auto element = ElementTypeFromName(absl::StripAsciiWhitespace(rest));
+  absl::string_view element_name = absl::StripAsciiWhitespace(rest);
+  if (absl::ConsumePrefix(&element_name, "!quant.")) {
+    absl::StatusOr<QuantType> quant = ParseQuantType(element_name);
+    if (!quant.ok()) return lex_.Error(where, absl::StrCat(quant.status().message(), " in ", t.text));
+    if (quant->per_axis() &&
+        (quant->axis >= int64_t(t.dimensions.size()) ||
+         (t.dimensions[size_t(quant->axis)] >= 0 &&
+          int64_t(quant->scales.size()) != t.dimensions[size_t(quant->axis)]))) {
+      return lex_.Error(where, absl::StrCat(t.text, ": ", quant->scales.size(),
+                                            " scales do not match the size of the quantized axis ",
+                                            quant->axis));
+    }
+    t.element_type = quant->storage;
+    t.quant = std::make_shared<const QuantType>(*std::move(quant));
+    return t;
+  }
+  auto element = ElementTypeFromName(element_name);
   if (!element.ok()) return lex_.Error(where, absl::StrCat(element.status().message(), " in ", t.text));
   t.element_type = *element;
   if (absl::StartsWith(encoding, "#stablehlo.bounds<") || absl::StartsWith(encoding, "#mhlo.type_extensions<")) {

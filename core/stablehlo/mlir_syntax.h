@@ -11,6 +11,7 @@
 
 #include "core/hlo/literal.h"
 #include "core/hlo/shape.h"
+#include "core/stablehlo/quant_type.h"
 
 namespace systolic::mlir {
 
@@ -28,6 +29,8 @@ struct Type {
   std::vector<Type> elements;         // tuple members / function inputs
   std::vector<Type> results;          // function results
   std::string text;                   // as written, for messages
+  // A tensor of !quant.uniform elements: element_type is its storage type.
+  std::shared_ptr<const QuantType> quant;
 
   bool IsTensor() const { return kind == Kind::kTensor; }
   // The HLO shape of a tensor, tuple or token type.

@@ -133,8 +133,9 @@ absl::StatusOr<HloComputation*> ModuleImporter::BuildFunction(const mlir::Functi
   for (size_t i = 0; i < f.argument_types.size(); ++i) {
     auto shape = f.argument_types[i].ToShape();
     if (!shape.ok()) return Error(f.where, shape.status().message());
-    builder.Define(f.argument_names[i],
-                   builder.AddParameter(int64_t(i), *shape, f.argument_names[i]));
+    HloInstruction* parameter = builder.AddParameter(int64_t(i), *shape, f.argument_names[i]);
+    if (f.argument_types[i].quant) builder.SetQuant(parameter, f.argument_types[i].quant);
+    builder.Define(f.argument_names[i], parameter);
   }
   if (f.body.blocks.size() != 1) {
     return Error(f.where, absl::StrCat("@", f.name, " must have exactly one block"));
@@ -229,8 +230,9 @@ absl::StatusOr<HloComputation*> ModuleImporter::IsolatedRegionComputation(
   for (size_t i = 0; i < block.argument_types.size(); ++i) {
     auto shape = block.argument_types[i].ToShape();
     if (!shape.ok()) return Error(owner.where, shape.status().message());
-    builder.Define(block.argument_names[i],
-                   builder.AddParameter(int64_t(i), *shape, block.argument_names[i]));
+    HloInstruction* parameter = builder.AddParameter(int64_t(i), *shape, block.argument_names[i]);
+    if (block.argument_types[i].quant) builder.SetQuant(parameter, block.argument_types[i].quant);
+    builder.Define(block.argument_names[i], parameter);
   }
   SYSTOLIC_ASSIGN_OR_RETURN(std::vector<HloInstruction*> returned, builder.ConvertBlock(block));
   if (returned.empty()) return Error(owner.where, absl::StrCat(owner.name, ": region returns nothing"));

@@ -16,14 +16,12 @@
 #include "core/stablehlo/chlo_emitter.h"
 #include "core/stablehlo/dynamic_shape_ops.h"
 #include "core/stablehlo/import_context.h"
+#include "core/stablehlo/quantized_ops.h"
 #include "core/stablehlo/stablehlo_importer.h"
 
 namespace systolic::stablehlo {
 namespace {
 
-using Results = absl::StatusOr<std::vector<HloInstruction*>>;
-using Operands = std::vector<HloInstruction*>;
-using Shapes = std::vector<Shape>;
 using mlir::Attribute;
 using mlir::Operation;
 
@@ -1201,12 +1199,12 @@ const absl::flat_hash_map<std::string, OpConverter>& Converters() {
     m["stablehlo.after_all"] = ConvertAfterAll;
     m["stablehlo.create_token"] = ConvertAfterAll;
     m["stablehlo.custom_call"] = ConvertCustomCall;
-    for (const char* dynamic : {"dynamic_conv", "dynamic_gather", "dynamic_pad",
-                                "real_dynamic_slice", "uniform_quantize", "uniform_dequantize"}) {
+    for (const char* dynamic : {"dynamic_conv", "dynamic_gather", "dynamic_pad", "real_dynamic_slice"}) {
       m[absl::StrCat("stablehlo.", dynamic)] = ConvertRealDynamicUnsupported;
     }
     AddDynamicShapeConverters(&m);
     AddBitcastConvertConverter(&m);
+    AddQuantizedConverters(&m);
     m["stablehlo.square"] = ChloElementwise(EmitSquare);
     AddChloConverters(&m);
     AddCheckConverters(&m);
