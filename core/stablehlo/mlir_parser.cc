@@ -60,6 +60,9 @@ class MlirParser {
   absl::Status ParseModuleBody(Module* module, bool braced);
   absl::Status ParseFunction(Function* function);
   absl::Status ParseMesh(Module* module);
+  // The generic forms: "builtin.module"() ({...}) and "func.func"() <{...}> ({...}).
+  absl::Status ParseGenericTopLevel(Module* module);
+  absl::Status AddGenericFunction(Operation& op, Module* module);
   absl::Status ParseRegion(Region* region, const std::vector<std::string>& entry_names = {},
                            const std::vector<Type>& entry_types = {});
   absl::Status ParseOperation(Operation* op);
@@ -161,8 +164,81 @@ absl::Status MlirParser::ParseModuleBody(Module* module, bool braced) {
       SYSTOLIC_RETURN_IF_ERROR(ParseMesh(module));
       continue;
     }
+    if (lex_.Peek() == '"') {
+      SYSTOLIC_RETURN_IF_ERROR(ParseGenericTopLevel(module));
+      continue;
+    }
     return lex_.ErrorHere("expected func.func, sdy.mesh or the end of the module");
   }
+}
+
+absl::Status MlirParser::ParseGenericTopLevel(Module* module) {
+  Location where = lex_.location();
+  Operation op;
+  SYSTOLIC_RETURN_IF_ERROR(ParseOperation(&op));
+  if (op.name == "func.func") return AddGenericFunction(op, module);
+  if (op.name != "builtin.module") {
+    return lex_.Error(where, absl::StrCat("expected a function or a module, not \"", op.name, "\""));
+  }
+  if (const Attribute* name = op.Attr("sym_name"); name && name->kind == Attribute::Kind::kString) {
+    module->name = name->text;
+  }
+  for (auto& [key, value] : op.attributes) {
+    if (key != "sym_name") module->attributes.push_back({key, value});
+  }
+  if (op.regions.size() != 1 || op.regions[0].blocks.size() != 1) {
+    return lex_.Error(where, "a module has one region of one block");
+  }
+  for (Operation& inner : op.regions[0].blocks[0].operations) {
+    if (inner.name == "func.func") {
+      SYSTOLIC_RETURN_IF_ERROR(AddGenericFunction(inner, module));
+    } else if (inner.name != "sdy.mesh") {
+      return lex_.Error({0, inner.where.line, inner.where.column},
+                        absl::StrCat("expected a function in the module, not \"", inner.name, "\""));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A function from its generic operation: its name, type and visibility are
+// attributes, its arguments the entry block's.
+absl::Status MlirParser::AddGenericFunction(Operation& op, Module* module) {
+  const Location where{0, op.where.line, op.where.column};
+  const Attribute* name = op.Attr("sym_name");
+  const Attribute* type = op.Attr("function_type");
+  if (name == nullptr || name->kind != Attribute::Kind::kString || type == nullptr ||
+      type->kind != Attribute::Kind::kType || !type->type || type->type->kind != Type::Kind::kFunction) {
+    return lex_.Error(where, "a generic func.func needs sym_name and function_type");
+  }
+  if (op.regions.size() != 1 || op.regions[0].blocks.empty()) {
+    return lex_.Error(where, absl::StrCat("@", name->text, " has no body"));
+  }
+  Function f;
+  f.name = name->text;
+  f.where = op.where;
+  f.visibility = "public";
+  if (const Attribute* v = op.Attr("sym_visibility"); v && v->kind == Attribute::Kind::kString) {
+    f.visibility = v->text;
+  }
+  const Block& entry = op.regions[0].blocks[0];
+  if (entry.argument_types.size() != type->type->elements.size()) {
+    return lex_.Error(where, absl::StrCat("@", f.name, " takes ", type->type->elements.size(),
+                                          " arguments but its block has ", entry.argument_types.size()));
+  }
+  f.argument_names = entry.argument_names;
+  f.argument_types = type->type->elements;
+  f.argument_attributes.resize(f.argument_types.size());
+  f.result_types = type->type->results;
+  f.result_attributes.resize(f.result_types.size());
+  for (auto& [key, value] : op.attributes) {
+    if (key != "sym_name" && key != "function_type" && key != "sym_visibility") f.attributes.push_back({key, value});
+  }
+  f.body = std::move(op.regions[0]);
+  if (module->FindFunction(f.name)) {
+    return lex_.Error(where, absl::StrCat("function @", f.name, " is defined twice"));
+  }
+  module->functions.push_back(std::move(f));
+  return absl::OkStatus();
 }
 
 absl::Status MlirParser::ParseMesh(Module* module) {
@@ -1175,7 +1251,9 @@ absl::StatusOr<Attribute> MlirParser::ParseAttribute(bool typed) {
     }
     return a;
   }
-  if (word == "tensor" || word == "tuple" || word == "complex") {
+  // A type: `tensor<...>`, or a function type `(A, B) -> R` (a generic
+  // func.func's function_type).
+  if (word == "tensor" || word == "tuple" || word == "complex" || (word.empty() && lex_.Peek() == '(')) {
     a.kind = Attribute::Kind::kType;
     SYSTOLIC_ASSIGN_OR_RETURN(Type t, ParseType());
     a.type = std::make_shared<Type>(std::move(t));
