@@ -1,5 +1,5 @@
 // `systolic chips [SPEC_FILE...] [--json]`: the chip presets (and any spec
-// files given) with their peak bf16 TFLOP/s, HBM and bandwidths.
+// files given) with their peak bf16 TFLOP/s and int8 TOP/s, HBM and bandwidths.
 //
 // --json: an array of {name, description, tensor_cores_per_chip,
 // mxus_per_core, mxu_rows, mxu_cols, dataflow, clock_hz,
@@ -33,6 +33,7 @@ nlohmann::json ToJson(const ChipSpec& s) {
           {"dataflow", device::DataflowShortName(s.mxu().dataflow())},
           {"clock_hz", device::ClockHz(s)},
           {"peak_flops_per_second", device::PeakFlopsPerSecond(s)},
+          {"peak_int8_ops_per_second", device::PeakInt8OpsPerSecond(s)},
           {"hbm_bytes", device::HbmBytes(s)},
           {"hbm_bandwidth_bytes_per_second", device::HbmBytesPerSecond(s)},
           {"vmem_bytes", device::VmemBytes(s)},
@@ -62,15 +63,16 @@ int RunChips(const CliArgs& args, std::ostream& out, std::ostream& err) {
     out << j.dump(2) << "\n";
     return 0;
   }
-  out << absl::StrFormat("%-6s %5s %9s %7s %4s %10s %9s %9s %9s %9s  %s\n", "chip", "cores",
-                         "MXU/core", "MXU", "flow", "peak TF/s", "HBM GiB", "HBM GB/s",
+  out << absl::StrFormat("%-6s %5s %9s %7s %4s %10s %10s %9s %9s %9s %9s  %s\n", "chip", "cores",
+                         "MXU/core", "MXU", "flow", "peak TF/s", "int8 TOP/s", "HBM GiB", "HBM GB/s",
                          "VMEM MiB", "clock MHz", "ICI");
   for (const ChipSpec& s : specs) {
     out << absl::StrFormat(
-        "%-6s %5d %9d %7s %4s %10.4g %9.4g %9.4g %9.4g %9.0f  %s, %d links, %g GB/s one way\n",
+        "%-6s %5d %9d %7s %4s %10.4g %10.4g %9.4g %9.4g %9.4g %9.0f  %s, %d links, %g GB/s one way\n",
         s.name(), s.tensor_cores_per_chip(), s.mxu().count(),
         absl::StrFormat("%dx%d", s.mxu().rows(), s.mxu().cols()),
         device::DataflowShortName(s.mxu().dataflow()), device::PeakFlopsPerSecond(s) / 1e12,
+        device::PeakInt8OpsPerSecond(s) / 1e12,
         s.hbm().capacity_gib(), s.hbm().bandwidth_gb_per_second(), s.vmem().capacity_mib(),
         s.clock_mhz(), TopologyName(s.ici().topology()), s.ici().links_per_chip(),
         s.ici().bandwidth_gb_per_second_per_link());

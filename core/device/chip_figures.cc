@@ -11,6 +11,10 @@ double PeakFlopsPerSecond(const ChipSpec& spec) {
   return 2 * macs_per_cycle * ClockHz(spec);
 }
 
+double PeakInt8OpsPerSecond(const ChipSpec& spec) {
+  return PeakFlopsPerSecond(spec) * std::max(1, spec.mxu().int8_macs_per_cycle());
+}
+
 double ClockHz(const ChipSpec& spec) { return spec.clock_mhz() * 1e6; }
 
 int64_t CyclesToPs(const ChipSpec& spec, int64_t cycles) {

@@ -11,6 +11,8 @@ namespace systolic::device {
 
 // cores × MXUs × 2·rows·cols × clock: a multiply-add counts as two FLOPs.
 double PeakFlopsPerSecond(const ChipSpec& spec);
+// Peak int8 ops per second: the bf16 peak times the MXU's int8 rate.
+double PeakInt8OpsPerSecond(const ChipSpec& spec);
 
 double ClockHz(const ChipSpec& spec);
 // Cycles of the clock as picoseconds, as timelines keep time.

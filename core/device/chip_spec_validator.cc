@@ -18,12 +18,14 @@ using google::protobuf::FieldDescriptor;
 using google::protobuf::Message;
 using google::protobuf::Reflection;
 
-// The fields a spec may leave out: its description, and the data-centre
-// network of a chip that is never joined to other slices (when given, its
-// fields are checked like any other).
+// The fields a spec may leave out: its description, the data-centre
+// network of a chip that is never joined to other slices, and the int8 rate
+// of an MXU without an int8 mode (when given, they are checked like any
+// other).
 bool IsOptionalField(const FieldDescriptor& field, const Message& message) {
   if (field.name() == "description") return true;
-  return field.name() == "dcn" && !message.GetReflection()->HasField(message, &field);
+  return (field.name() == "dcn" || field.name() == "int8_macs_per_cycle") &&
+         !message.GetReflection()->HasField(message, &field);
 }
 
 // Durations (in ns) may be zero: an ideal chip without that latency.

@@ -41,7 +41,10 @@ inline UnitId IciUnit() { return {UnitKind::kIci, 0}; }
 
 // C[M,N] += A[M,K]·B[K,N] on one MXU, operands in VMEM.
 struct MatmulWork {
-  GemmShape gemm;
+  GemmShape gemm;  // K in MXU steps
+  // MACs each step does per processing element: 2 for int8 operands on an
+  // MXU with an int8 mode, so the FLOPs count the whole contraction.
+  int64_t macs_per_step = 1;
 };
 
 // An element-wise pass of the vector unit over `elements` values.

@@ -20,7 +20,7 @@ int64_t Products(const GemmPlan& g) { return Outputs(g) * g.gemm.k * g.passes; }
 constexpr int64_t kOpsPerProduct = 2;  // multiply, add
 
 absl::StatusOr<MxuTiming> MxuPassOf(const GemmPlan& g, const ChipSpec& spec) {
-  return MxuAnalyticEngine::ForChip(spec).RunPipelined({g.gemm.m, g.gemm.n, g.gemm.k * g.passes});
+  return MxuAnalyticEngine::ForChip(spec).RunPipelined({g.gemm.m, g.gemm.n, MxuDepth(g, spec, g.gemm.k)});
 }
 
 // `pass` (one GEMM of the batch) over the MXUs its output tiles (array-sized

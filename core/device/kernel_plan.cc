@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/compiler/hlo_cost_analysis.h"
 #include "core/compiler/shape_size.h"
+#include "core/device/ceil_div.h"
 #include "core/device/custom_call_costs.h"
 #include "core/hlo/hlo_computation.h"
 
@@ -31,6 +32,10 @@ int64_t PassesFor(const HloInstruction& instr) {
   }
 }
 
+bool IsInt8(const Shape& shape) {
+  return shape.IsArray() && (shape.element_type() == S8 || shape.element_type() == U8);
+}
+
 GemmPlan PlanDot(const HloInstruction& dot) {
   const Shape& lhs = dot.operand(0)->shape();
   const Shape& rhs = dot.operand(1)->shape();
@@ -48,6 +53,7 @@ GemmPlan PlanDot(const HloInstruction& dot) {
   plan.lhs_element_bytes = double(ByteSizeOf(lhs)) / double(plan.batch * plan.gemm.m * plan.gemm.k);
   plan.rhs_element_bytes = double(ByteSizeOf(rhs)) / double(plan.batch * plan.gemm.k * plan.gemm.n);
   plan.passes = PassesFor(dot);
+  plan.int8 = IsInt8(lhs) && IsInt8(rhs);
   return plan;
 }
 
@@ -74,6 +80,7 @@ GemmPlan PlanConvolution(const HloInstruction& conv) {
   plan.rhs_element_bytes =
       double(ByteSizeOf(kernel)) / double(groups * plan.gemm.k * plan.gemm.n);
   plan.passes = PassesFor(conv);
+  plan.int8 = IsInt8(input) && IsInt8(kernel);
   return plan;
 }
 
@@ -111,6 +118,14 @@ const char* Unmodelled(HloOpcode opcode) {
 }
 
 }  // namespace
+
+int64_t MxuMacsPerStep(const GemmPlan& g, const ChipSpec& spec) {
+  return g.int8 ? std::max(1, spec.mxu().int8_macs_per_cycle()) : 1;
+}
+
+int64_t MxuDepth(const GemmPlan& g, const ChipSpec& spec, int64_t k) {
+  return CeilDiv(k * g.passes, MxuMacsPerStep(g, spec));
+}
 
 KernelPlan PlanKernel(const HloInstruction& instruction) {
   if (instruction.opcode() == HloOpcode::kCustomCall) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/device/chip_spec.pb.h"
 #include "core/device/systolic_mapping.h"
 #include "core/hlo/hlo_instruction.h"
 
@@ -32,9 +33,18 @@ struct GemmPlan {
   // bf16 passes per product: 1, or 3 / 6 for f32 dots asking HIGH / HIGHEST
   // precision (emulated with several bf16 passes, as a TPU does).
   int64_t passes = 1;
+  // Both operands are 8-bit integers: the MXU's int8 rate where it has one.
+  bool int8 = false;
   int64_t lhs_bytes() const { return int64_t(double(batch * gemm.m * gemm.k) * lhs_element_bytes); }
   int64_t rhs_bytes() const { return int64_t(double(batch * gemm.k * gemm.n) * rhs_element_bytes); }
 };
+
+// MACs per processing element per MXU step for `g` on `spec`: the int8
+// rate for int8 operands, else 1.
+int64_t MxuMacsPerStep(const GemmPlan& g, const ChipSpec& spec);
+// The MXU's steps along K for `k` of the contraction of `g` on `spec`:
+// bf16 passes multiply them, an int8 mode divides them.
+int64_t MxuDepth(const GemmPlan& g, const ChipSpec& spec, int64_t k);
 
 struct KernelPlan {
   KernelKind kind = KernelKind::kNone;

@@ -119,7 +119,7 @@ std::optional<GemmTiles> FastestFittingTiles(const GemmPlan& g, const ChipSpec& 
         const int64_t k_tiles = CeilDiv(g.gemm.k, tk);
         const int64_t tiles = g.batch * m_tiles * n_tiles;
         if (tiles * k_tiles > kMaxStepsPerGemm || !fits(t)) continue;
-        absl::StatusOr<MxuTiming> pass = mxu.RunPipelined(GemmShape{tm, tn, tk * g.passes});
+        absl::StatusOr<MxuTiming> pass = mxu.RunPipelined(GemmShape{tm, tn, MxuDepth(g, spec, tk)});
         if (!pass.ok()) continue;
         const double compute = double(CeilDiv(tiles, streams) * k_tiles) * double(pass->cycles);
         const double bytes = double(g.lhs_bytes()) * double(n_tiles) +
@@ -284,7 +284,7 @@ absl::StatusOr<CoreSteps> TileMatrix(const std::string& instruction, const Kerne
                                       ni, " k", k);
             step.stream = mxu;
             step.unit = Mxu(mxu);
-            step.work = MatmulWork{GemmShape{tm, tn, tk * g.passes}};
+            step.work = MatmulWork{GemmShape{tm, tn, MxuDepth(g, spec, tk)}, MxuMacsPerStep(g, spec)};
             step.in_bytes = {Bytes(tm * tk, g.lhs_element_bytes),
                              Bytes(tk * tn, g.rhs_element_bytes)};
             if (extra_total > 0) {

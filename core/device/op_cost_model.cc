@@ -18,7 +18,7 @@ absl::StatusOr<OpCost> OpCostModel::Cost(const OpWork& work) const {
   if (const auto* matmul = std::get_if<MatmulWork>(&work)) {
     SYSTOLIC_ASSIGN_OR_RETURN(const MxuTiming timing, mxu_.RunPipelined(matmul->gemm));
     cost.cycles = timing.cycles;
-    cost.flops = 2.0 * double(timing.macs);
+    cost.flops = 2.0 * double(timing.macs) * double(std::max<int64_t>(1, matmul->macs_per_step));
     cost.utilization = timing.utilization;
   } else if (const auto* vector = std::get_if<VectorWork>(&work)) {
     if (vector->elements <= 0 || vector->ops_per_element < 0 ||

@@ -35,6 +35,8 @@ struct Accumulator {
   double flops = 0;
   int64_t bytes = 0;
   int64_t events = 0;
+  // MACs per MXU step of its matrix work: its MXU peak is this × bf16's.
+  int64_t macs_per_step = 1;
   std::map<UnitKind, int64_t> busy;
   // Per core, its first start and last end: the cores run their shares side
   // by side but drift apart, so the op's time is its longest core's.
@@ -81,12 +83,12 @@ UnitKind BusiestUnitOf(const SimulationResult& simulation) {
 }
 
 double Utilization(UnitKind unit, double flops, int64_t bytes, double seconds,
-                   const ChipSpec& spec) {
+                   int64_t macs_per_step, const ChipSpec& spec) {
   if (seconds <= 0) return 0;
   const double clock = ClockHz(spec);
   const int cores = std::max(1, spec.tensor_cores_per_chip());
   switch (unit) {
-    case UnitKind::kMxu: return flops / (seconds * PeakFlopsPerSecond(spec));
+    case UnitKind::kMxu: return flops / (seconds * PeakFlopsPerSecond(spec) * double(macs_per_step));
     case UnitKind::kVector:
       return flops / (seconds * double(cores) * double(VregElements(spec)) *
                       spec.vector_unit().ops_per_cycle() * clock);
@@ -170,6 +172,10 @@ absl::StatusOr<ProgramTiming> TimeComputation(const HloModule& module,
   for (const UnitLane& lane : sim.lanes) {
     for (const TraceEvent& event : lane.events) {
       Accumulator& a = by_instruction[timing.lowered.InstructionOf(lane.core, event.op)];
+      const DeviceOp& device_op = timing.lowered.program.cores[size_t(lane.core)].ops()[size_t(event.op)];
+      if (const auto* matmul = std::get_if<MatmulWork>(&device_op.work)) {
+        a.macs_per_step = std::max(a.macs_per_step, matmul->macs_per_step);
+      }
       a.flops += event.flops;
       a.bytes += event.bytes;
       if (event.duration_cycles == 0) continue;  // bookkeeping ("done")
@@ -231,7 +237,7 @@ absl::StatusOr<ProgramTiming> TimeComputation(const HloModule& module,
     const double covered =
         run != run_of.end() ? op.seconds : double(a.CoveredCycles()) / clock;
     if (op.seconds > 0 && covered > 0) {
-      op.utilization = Utilization(busiest, op.flops, op.bytes, covered, spec);
+      op.utilization = Utilization(busiest, op.flops, op.bytes, covered, a.macs_per_step, spec);
     }
     timing.flops += op.flops;
     timing.sum_of_op_seconds += op.seconds;

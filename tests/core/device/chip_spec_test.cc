@@ -116,6 +116,22 @@ TEST(ChipSpecTest, ZeroAndNegativeFieldsAreNamed) {
               HasSubstr("hbm.bandwidth_gb_per_second must be positive, got -1"));
 }
 
+// An MXU without an int8 mode leaves its int8 rate out (the bf16 rate);
+// given, it is checked like any field.
+TEST(ChipSpecTest, TheInt8RateIsOptionalButPositive) {
+  absl::StatusOr<ChipSpec> without = ParseChipSpec(kValidSpec, "t");
+  ASSERT_TRUE(without.ok()) << without.status();
+  EXPECT_EQ(PeakInt8OpsPerSecond(*without), PeakFlopsPerSecond(*without));
+  absl::StatusOr<ChipSpec> twice =
+      ParseChipSpec(Replace(kValidSpec, "cols: 4", "cols: 4 int8_macs_per_cycle: 2"), "t");
+  ASSERT_TRUE(twice.ok()) << twice.status();
+  EXPECT_EQ(PeakInt8OpsPerSecond(*twice), 2 * PeakFlopsPerSecond(*twice));
+  absl::StatusOr<ChipSpec> zero =
+      ParseChipSpec(Replace(kValidSpec, "cols: 4", "cols: 4 int8_macs_per_cycle: 0"), "t");
+  ASSERT_FALSE(zero.ok());
+  EXPECT_THAT(zero.status().message(), HasSubstr("mxu.int8_macs_per_cycle must be positive, got 0"));
+}
+
 // An ideal chip may leave a latency out (zero), never make it negative.
 TEST(ChipSpecTest, DurationsMayBeZeroButNotNegative) {
   EXPECT_TRUE(ParseChipSpec(Replace(kValidSpec, "latency_ns: 500", "latency_ns: 0"), "t").ok());

@@ -46,6 +46,41 @@ TEST_P(DevicePhysicsTest, LargeBf16MatmulReachesNinetyPercentOfPeak) {
   EXPECT_LE(t.flops_per_second, t.peak_flops_per_second);
 }
 
+// int8 x int8 -> int32 runs at the MXU's int8 rate: twice bf16 on chips
+// with an int8 mode (v5e, v5p: 394 and 918 published TOPS), the bf16 rate
+// on the others.
+TEST_P(DevicePhysicsTest, LargeInt8MatmulReachesNinetyPercentOfTheInt8Peak) {
+  auto timed = Time(OverTwoSquareOperands("s8", "s32[8192,8192] dot(a, b), "
+                                                 "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+                    GetParam());
+  ASSERT_TRUE(timed.ok()) << timed.status();
+  absl::StatusOr<ChipSpec> spec = LoadChipSpec(GetParam());
+  ASSERT_TRUE(spec.ok());
+  const ProgramTiming& t = timed->timing;
+  const double int8_peak = PeakInt8OpsPerSecond(*spec);
+  EXPECT_GE(t.flops, 2.0 * 8192.0 * 8192.0 * 8192.0);
+  EXPECT_GE(t.flops_per_second, 0.9 * int8_peak)
+      << GetParam() << ": " << t.flops_per_second / 1e12 << " of " << int8_peak / 1e12 << " TOP/s";
+  EXPECT_LE(t.flops_per_second, int8_peak * (1 + 1e-9));
+  for (const OpTiming& op : t.ops) EXPECT_LE(op.utilization, 1.0 + 1e-9) << op.instruction;
+}
+
+TEST(DevicePhysics, AnInt8DotOnV5eIsAtLeastOnePointEightTimesTheBf16Rate) {
+  auto int8 = Time(OverTwoSquareOperands("s8", "s32[8192,8192] dot(a, b), "
+                                                "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+                   "v5e");
+  auto bf16 = Time(OverTwoSquareOperands("bf16", "f32[8192,8192] dot(a, b), "
+                                                  "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+                   "v5e");
+  ASSERT_TRUE(int8.ok() && bf16.ok());
+  EXPECT_GE(bf16->timing.seconds / int8->timing.seconds, 1.8);
+  // Without an int8 mode (v3) int8 runs at the bf16 rate.
+  EXPECT_NEAR(PeakInt8OpsPerSecond(LoadChipSpec("v3").value()), PeakFlopsPerSecond(LoadChipSpec("v3").value()), 1);
+  // The presets' int8 peaks are the published ones (within 1 %).
+  EXPECT_NEAR(PeakInt8OpsPerSecond(LoadChipSpec("v5e").value()) / 1e12, 394, 394 * 0.01);
+  EXPECT_NEAR(PeakInt8OpsPerSecond(LoadChipSpec("v5p").value()) / 1e12, 918, 918 * 0.01);
+}
+
 TEST_P(DevicePhysicsTest, LargeElementwiseOpRunsWithinTenPercentOfHbmBandwidth) {
   auto timed = Time(OverTwoSquareOperands("f32", "f32[8192,8192] add(a, b)"), GetParam());
   ASSERT_TRUE(timed.ok()) << timed.status();
