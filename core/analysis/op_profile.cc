@@ -51,6 +51,7 @@ struct Accumulator {
   OpStats stats;
   std::vector<std::pair<int64_t, int64_t>> intervals;
   int64_t category_ps[kOpCategoryCount] = {};
+  double peak_rate = 1;  // its MXU rate over bf16's (2 for int8 on an int8 mode)
 };
 
 int64_t UnionLength(std::vector<std::pair<int64_t, int64_t>>& intervals) {
@@ -117,6 +118,7 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
 
   const int32_t hlo_op = plane->FindStatName("hlo_op");
   const int32_t flops = plane->FindStatName("flops");
+  const int32_t mxu_rate = plane->FindStatName("mxu_rate");
   // XProf names an op's HBM traffic "bytes_accessed".
   const int32_t bytes =
       plane->FindStatName("bytes") >= 0 ? plane->FindStatName("bytes") : plane->FindStatName("bytes_accessed");
@@ -176,6 +178,9 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
       acc.stats.first_start_ps = std::min(acc.stats.first_start_ps, line.start_ps(i));
       acc.stats.last_end_ps = std::max(acc.stats.last_end_ps, line.end_ps(i));
       if (const trace::Stat* f = FindStat(stats, metadata, flops)) acc.stats.flops += f->AsDouble();
+      if (const trace::Stat* r = FindStat(stats, metadata, mxu_rate)) {
+        acc.peak_rate = std::max(acc.peak_rate, r->AsDouble());
+      }
       if (const trace::Stat* b = FindStat(stats, metadata, bytes)) acc.stats.bytes += int64_t(b->AsDouble());
       acc.category_ps[int(category)] += duration;
       acc.intervals.emplace_back(line.start_ps(i), line.end_ps(i));
@@ -197,9 +202,8 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
     if (result.step_ps > 0) op.step_fraction = double(op.wall_ps) / double(result.step_ps);
     if (op.bytes > 0) op.intensity = op.flops / double(op.bytes);
     if (op.wall_ps > 0) op.achieved_flops_per_second = op.flops / (double(op.wall_ps) * 1e-12);
-    if (roof.peak_flops_per_second > 0) {
-      op.peak_fraction = op.achieved_flops_per_second / roof.peak_flops_per_second;
-    }
+    const double peak = roof.peak_flops_per_second * acc.peak_rate;
+    if (peak > 0) op.peak_fraction = op.achieved_flops_per_second / peak;
     // The category holding most of its time; ties go to the earlier (MXU first).
     int best = int(OpCategory::kOther);
     for (int c = 0; c < kOpCategoryCount; ++c) {
@@ -208,7 +212,9 @@ absl::StatusOr<OpProfile> ComputeOpProfile(const trace::Profile& profile, int32_
     op.category = OpCategory(best);
     op.on_roofline = op.flops > 0 && op.bytes > 0 && op.wall_ps > 0 &&
                      roof.peak_flops_per_second > 0 && roof.bandwidth_bytes_per_second > 0;
-    if (op.on_roofline) op.attainable_flops_per_second = roof.Attainable(op.intensity);
+    if (op.on_roofline) {
+      op.attainable_flops_per_second = std::min(peak, op.intensity * roof.bandwidth_bytes_per_second);
+    }
     result.ops.push_back(std::move(op));
   }
   std::sort(result.ops.begin(), result.ops.end(), [](const OpStats& a, const OpStats& b) {

@@ -36,7 +36,9 @@ struct OpStats {
   int64_t bytes = 0;
   double intensity = 0;  // FLOPs per byte; 0 without bytes
   double achieved_flops_per_second = 0;  // flops over wall time
-  double peak_fraction = 0;              // achieved over the chip's peak
+  // Achieved over the chip's peak at the rate it ran (int8 on an MXU with
+  // an int8 mode: the int8 peak, from its events' "mxu_rate").
+  double peak_fraction = 0;
   OpCategory category = OpCategory::kOther;
   // Roofline: min(peak, intensity × bandwidth); 0 when not on the roofline.
   double attainable_flops_per_second = 0;

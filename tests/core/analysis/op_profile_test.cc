@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/device/chip_spec_loader.h"
+#include "core/device/program_run.h"
+#include "core/hlo/hlo_parser.h"
 #include "core/trace/xspace_importer.h"
 #include "tests/support/xspace_builder.h"
 
@@ -145,6 +148,31 @@ TEST(OpProfile, ARealProfilesOpLanesAreItsOps) {
   // The module events are not ops: their time is not counted again.
   EXPECT_EQ(ops->Find("jit_train_step(42)"), nullptr);
   EXPECT_EQ(ops->category_ps[int(OpCategory::kOther)], 1200000);
+}
+
+// An int8 dot on an MXU with an int8 mode runs past the bf16 peak: its
+// share of the peak is taken against the int8 peak, so it stays within 1.
+TEST(OpProfile, Int8OpsAreMeasuredAgainstTheInt8Peak) {
+  auto module = ParseAndReturnVerifiedModule(R"(
+HloModule int8
+ENTRY main {
+  a = s8[4096,4096] parameter(0)
+  b = s8[4096,4096] parameter(1)
+  ROOT d = s32[4096,4096] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const device::ChipSpec v5e = device::LoadChipSpec("v5e").value();
+  absl::StatusOr<trace::Profile> profile =
+      device::CompileRunAndProfile(**module, v5e, {}, 1, "test");
+  ASSERT_TRUE(profile.ok()) << profile.status();
+  absl::StatusOr<OpProfile> ops = ComputeOpProfile(*profile);
+  ASSERT_TRUE(ops.ok()) << ops.status();
+  const OpStats* dot = ops->Find("d");
+  ASSERT_NE(dot, nullptr);
+  EXPECT_GT(dot->achieved_flops_per_second, 1.2 * profile->chip.peak_flops_per_second);
+  EXPECT_DOUBLE_EQ(dot->peak_fraction, dot->achieved_flops_per_second / (2 * profile->chip.peak_flops_per_second));
+  EXPECT_LE(dot->peak_fraction, 1.0);
 }
 
 }  // namespace
