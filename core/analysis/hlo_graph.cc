@@ -168,30 +168,75 @@ class HloGraphBuilder {
     }
     std::optional<std::vector<std::string>> shared;
     for (const HloInstruction* fused : instruction.fused_instructions_computation()->instructions()) {
-      if (fused->metadata().op_name.empty()) continue;
-      std::vector<std::string> scopes = OpNameScopes(fused->metadata().op_name);
-      if (!shared) {
-        shared = std::move(scopes);
-        continue;
-      }
-      size_t common = 0;
-      while (common < shared->size() && common < scopes.size() && (*shared)[common] == scopes[common]) {
-        ++common;
-      }
-      shared->resize(common);
+      if (!fused->metadata().op_name.empty()) KeepCommonPrefix(shared, OpNameScopes(fused->metadata().op_name));
     }
     return shared ? *shared : std::vector<std::string>{};
   }
 
+  // The longest run of scopes `shared` and `scopes` begin with.
+  static void KeepCommonPrefix(std::optional<std::vector<std::string>>& shared,
+                               const std::vector<std::string>& scopes) {
+    if (!shared) {
+      shared = scopes;
+      return;
+    }
+    size_t common = 0;
+    while (common < shared->size() && common < scopes.size() && (*shared)[common] == scopes[common]) {
+      ++common;
+    }
+    shared->resize(common);
+  }
+
+  // The layers of every instruction of a computation in post order. One
+  // without an op_name of its own (what passes add: copies, tuple elements,
+  // constants) lies in the layer its operands share, else in the one its
+  // users share, so an optimized program keeps its layers; parameters stay
+  // at the top.
+  static absl::flat_hash_map<const HloInstruction*, std::vector<std::string>> InferScopes(
+      const std::vector<HloInstruction*>& post_order) {
+    absl::flat_hash_map<const HloInstruction*, std::vector<std::string>> scopes;
+    std::vector<const HloInstruction*> unknown;
+    for (const HloInstruction* instruction : post_order) {
+      std::vector<std::string> own = ScopesOf(*instruction);
+      if (!own.empty() || instruction->opcode() == HloOpcode::kParameter) {
+        scopes[instruction] = std::move(own);
+        continue;
+      }
+      std::optional<std::vector<std::string>> shared;
+      for (const HloInstruction* operand : instruction->operands()) {
+        auto found = scopes.find(operand);
+        if (found != scopes.end() && !found->second.empty()) KeepCommonPrefix(shared, found->second);
+      }
+      if (shared) {
+        scopes[instruction] = std::move(*shared);
+      } else {
+        unknown.push_back(instruction);
+      }
+    }
+    for (auto it = unknown.rbegin(); it != unknown.rend(); ++it) {
+      std::optional<std::vector<std::string>> shared;
+      for (const HloInstruction* user : (*it)->users()) {
+        auto found = scopes.find(user);
+        if (found != scopes.end() && !found->second.empty()) KeepCommonPrefix(shared, found->second);
+      }
+      scopes[*it] = shared ? std::move(*shared) : std::vector<std::string>{};
+    }
+    return scopes;
+  }
+
   void AddMembers(const HloComputation& computation, int32_t group, bool use_scopes) {
     int64_t position = 0;
-    for (const HloInstruction* instruction : computation.MakeInstructionPostOrder()) {
+    const std::vector<HloInstruction*> post_order = computation.MakeInstructionPostOrder();
+    const absl::flat_hash_map<const HloInstruction*, std::vector<std::string>> scopes =
+        use_scopes ? InferScopes(post_order)
+                   : absl::flat_hash_map<const HloInstruction*, std::vector<std::string>>{};
+    for (const HloInstruction* instruction : post_order) {
       ++position;
       if (IsFusedParameter(instruction)) continue;
       position_[instruction] = position;
       int32_t target = group;
       if (use_scopes) {
-        for (const std::string& scope : ScopesOf(*instruction)) target = ScopeGroup(scope, target);
+        for (const std::string& scope : scopes.at(instruction)) target = ScopeGroup(scope, target);
       }
       g_.group_of_[instruction] = target;
       if (g_.options_.inline_scalar_constants && IsInlinableConstant(instruction)) {

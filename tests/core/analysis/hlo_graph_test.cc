@@ -101,14 +101,22 @@ TEST(HloGraph, ScopesFromOpNamesAreLayers) {
   EXPECT_EQ(dense.instruction_count, 5);
   EXPECT_EQ(dense.detail, "5 ops");
   EXPECT_EQ(dense.unit, ExecutionUnit::kMxu);
-  EXPECT_EQ(graph.group(graph.FindGroup("scope:loss/softmax")).instruction_count, 5);
+  // sub, exp, sum, log and max, with the two unnamed ops beside them: the
+  // broadcast of the row max (its operand's layer) and the -inf it starts
+  // from (its user's).
+  EXPECT_EQ(graph.group(graph.FindGroup("scope:loss/softmax")).instruction_count, 7);
+  EXPECT_EQ(graph.GroupOf(Find(*module, "row_max_b")), graph.FindGroup("scope:loss/softmax"));
+  EXPECT_EQ(graph.GroupOf(Find(*module, "neg_inf")), graph.FindGroup("scope:loss/softmax"));
   EXPECT_EQ(graph.group(0).kind, GraphGroupKind::kComputation);
   EXPECT_EQ(graph.group(0).instruction_count, 26);
 
   const HloInstruction* dot = Find(*module, "dot");
   EXPECT_EQ(graph.GroupOf(dot), graph.FindGroup("scope:mlp/dense"));
   EXPECT_THAT(graph.KeysToReveal(dot), ElementsAre("scope:mlp", "scope:mlp/dense"));
-  EXPECT_THAT(graph.KeysToReveal(Find(*module, "iota")), IsEmpty());
+  // The unnamed iota lies with the one_hot it feeds; what neighbours of
+  // several layers share stays at the top.
+  EXPECT_THAT(graph.KeysToReveal(Find(*module, "iota")), ElementsAre("scope:loss"));
+  EXPECT_THAT(graph.KeysToReveal(Find(*module, "zeros")), IsEmpty());  // used by mlp and loss
 }
 
 TEST(HloGraph, CollapsedScopesAreNodesWithAggregatedEdges) {
@@ -124,9 +132,9 @@ TEST(HloGraph, CollapsedScopesAreNodesWithAggregatedEdges) {
   EXPECT_EQ(node.instruction, nullptr);
   EXPECT_EQ(node.subtitle, "7 ops");  // x, relu and dense's five
   EXPECT_EQ(collapsed.Locate(Find(*module, "relu")).node, mlp.node);
-  // relu (in mlp) feeds shifted (in loss/softmax) and picked (top level).
-  const GraphEdge* to_picked = FindEdge(collapsed, Find(*module, "relu"), Find(*module, "picked"));
-  EXPECT_EQ(to_picked, nullptr);  // picked reads shifted, not relu
+  // relu (in mlp) feeds shifted (in loss/softmax); the unnamed picked,
+  // reading one_hot and shifted, lies in loss with them.
+  EXPECT_EQ(collapsed.Locate(Find(*module, "picked")).node, collapsed.Locate(Find(*module, "shifted")).node);
   const GraphEdge* mlp_to_loss =
       FindEdge(collapsed, Find(*module, "relu"), Find(*module, "shifted"));
   ASSERT_NE(mlp_to_loss, nullptr);
