@@ -295,6 +295,7 @@ void Simulation::Complete(int c, OpId id, int64_t now) {
   event.duration_cycles = now - start;
   event.flops = op.cost.flops;
   event.bytes = op.cost.bytes;
+  if (const auto* matmul = std::get_if<MatmulWork>(&def.work)) event.macs_per_step = matmul->macs_per_step;
   const int64_t contention =
       is_dma ? std::max<int64_t>(0, (now - op.streaming_since) -
                                         (op.cost.cycles - op.cost.latency_cycles))

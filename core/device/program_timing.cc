@@ -172,10 +172,7 @@ absl::StatusOr<ProgramTiming> TimeComputation(const HloModule& module,
   for (const UnitLane& lane : sim.lanes) {
     for (const TraceEvent& event : lane.events) {
       Accumulator& a = by_instruction[timing.lowered.InstructionOf(lane.core, event.op)];
-      const DeviceOp& device_op = timing.lowered.program.cores[size_t(lane.core)].ops()[size_t(event.op)];
-      if (const auto* matmul = std::get_if<MatmulWork>(&device_op.work)) {
-        a.macs_per_step = std::max(a.macs_per_step, matmul->macs_per_step);
-      }
+      a.macs_per_step = std::max(a.macs_per_step, event.macs_per_step);
       a.flops += event.flops;
       a.bytes += event.bytes;
       if (event.duration_cycles == 0) continue;  // bookkeeping ("done")

@@ -126,15 +126,14 @@ int32_t InstructionEventName(trace::TimelinePlane& plane, const std::string& ins
 // An instruction whose matrix work ran at a multiple of the bf16 rate (int8
 // on an MXU with an int8 mode) says so on its name ("mxu_rate"), so its
 // share of the peak is taken against that rate.
-void MarkMxuRate(trace::TimelinePlane& plane, const std::string& instruction, const DeviceOp& op) {
-  const auto* matmul = std::get_if<MatmulWork>(&op.work);
-  if (matmul == nullptr || matmul->macs_per_step <= 1) return;
+void MarkMxuRate(trace::TimelinePlane& plane, const std::string& instruction, int64_t macs_per_step) {
+  if (macs_per_step <= 1) return;
   trace::EventMetadata& metadata = plane.mutable_event_metadata(InstructionEventName(plane, instruction));
   const int32_t rate = plane.InternStatName("mxu_rate");
   for (const trace::Stat& s : metadata.stats) {
     if (s.name_id == rate) return;
   }
-  metadata.stats.push_back(plane.MakeIntStat("mxu_rate", matmul->macs_per_step));
+  metadata.stats.push_back(plane.MakeIntStat("mxu_rate", macs_per_step));
 }
 
 // The step of its kernel a device op ran ("mxu m0 n2 k7" of
@@ -165,7 +164,7 @@ void AddChipPlane(trace::Timeline& timeline, const ChipSpec& spec, const std::st
                           : -1);
     for (const device::TraceEvent& e : lane.events) {
       const std::string& instruction = timing.lowered.InstructionOf(lane.core, e.op);
-      MarkMxuRate(plane, instruction, timing.lowered.program.cores[size_t(lane.core)].ops()[size_t(e.op)]);
+      MarkMxuRate(plane, instruction, e.macs_per_step);
       // What every event of the instruction shares is its name's; what
       // tiles of one kernel share is stored once as the lane's stat set.
       std::vector<trace::Stat> stats = {plane.MakeDoubleStat("flops", e.flops),

@@ -30,6 +30,9 @@ struct TraceEvent {
   double flops = 0;
   int64_t bytes = 0;          // moved between HBM and VMEM
   double utilization = 0;     // of the unit while the op ran
+  // MACs per MXU step of matrix work (2 for int8 on an int8 mode), else 1:
+  // its share of the peak is against that rate.
+  int64_t macs_per_step = 1;
   // Cycles the unit sat idle before the op could start, plus (DMA) cycles
   // added by HBM contention. `stall_cause` is the last thing waited for.
   int64_t stall_cycles = 0;
