@@ -10,7 +10,9 @@
 #include "core/hlo/hlo_proto_instruction.h"
 #include "core/hlo/hlo_proto_metadata.h"
 #include "core/hlo/hlo_proto_shape.h"
+#include "core/hlo/hlo_proto_sniff.h"
 #include "core/hlo/status_macros.h"
+#include "core/hlo/utf8.h"
 
 namespace systolic {
 namespace {
@@ -25,6 +27,11 @@ class ModuleReader {
       : proto_(proto), module_(std::make_unique<HloModule>(proto.name())) {}
 
   absl::StatusOr<std::unique_ptr<HloModule>> Read() {
+    if (!IsReadableModuleName(proto_.name())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "the module's name \"", PrintableText(proto_.name().substr(0, 64)),
+          "\" is empty, longer than 4096 bytes or not text (a control character or broken UTF-8)"));
+    }
     if (proto_.computations_size() == 0) return absl::InvalidArgumentError("the module has no computation");
     for (const hlo_proto::HloComputationProto& computation : proto_.computations()) {
       SYSTOLIC_RETURN_IF_ERROR(ReadComputation(computation));

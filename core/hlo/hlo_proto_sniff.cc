@@ -10,6 +10,8 @@
 namespace systolic {
 namespace {
 
+constexpr size_t kMaxNameBytes = 4096;
+
 // Wire-format tags (field number << 3 | wire type 2, length-delimited).
 constexpr uint8_t kField1Bytes = 0x0A;
 constexpr uint8_t kField2Bytes = 0x12;
@@ -27,16 +29,14 @@ bool ReadVarint(absl::string_view bytes, size_t* pos, uint64_t* value) {
 }
 
 // A length-delimited field with tag `tag` at `*pos` whose payload is a
-// printable name (XLA's module and computation names are).
+// module name (IsReadableModuleName).
 bool ReadNameField(absl::string_view bytes, uint8_t tag, size_t* pos) {
   if (*pos >= bytes.size() || uint8_t(bytes[*pos]) != tag) return false;
   ++*pos;
   uint64_t length = 0;
-  if (!ReadVarint(bytes, pos, &length) || length == 0 || length > 4096) return false;
+  if (!ReadVarint(bytes, pos, &length) || length > kMaxNameBytes) return false;
   if (*pos + length > bytes.size()) return false;
-  for (char c : bytes.substr(*pos, length)) {
-    if (!absl::ascii_isgraph(static_cast<unsigned char>(c))) return false;
-  }
+  if (!IsReadableModuleName(bytes.substr(*pos, length))) return false;
   *pos += length;
   return true;
 }
@@ -110,6 +110,15 @@ std::optional<HloProtoSniff> SniffText(absl::string_view head) {
 }
 
 }  // namespace
+
+bool IsReadableModuleName(absl::string_view name) {
+  if (name.empty() || name.size() > kMaxNameBytes || FirstInvalidUtf8Byte(name) >= 0) return false;
+  for (char c : name) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F) return false;
+  }
+  return true;
+}
 
 std::optional<HloProtoSniff> SniffHloProto(absl::string_view head) {
   if (FirstBinaryByte(head) < 0) return SniffText(head);

@@ -20,6 +20,11 @@ struct HloProtoSniff {
   bool text_format = false;
 };
 
+// Whether `name` can name a module in a binary proto this product reads
+// (how a binary module is recognised, so the reader refuses the others):
+// not empty, at most 4096 bytes, UTF-8 text without control characters.
+bool IsReadableModuleName(absl::string_view name);
+
 // `head` is the file's first bytes (a few KiB suffice; the file may be
 // longer). nullopt when they do not look like an HLO proto.
 std::optional<HloProtoSniff> SniffHloProto(absl::string_view head);

@@ -151,6 +151,35 @@ TEST(HloProtoFile, TextFormatStringsMustBeUtf8) {
             path + ": a string is not valid UTF-8 (in a text-format HloModuleProto)");
 }
 
+// What reads is what this product can write and recognise again: a module
+// named with control characters (found by the fuzzer: its name field given
+// twice, the first a plain name) is refused; one with spaces or non-ASCII
+// letters reads, writes and reads back.
+TEST(HloProtoFile, ModuleNamesAreTextThatReadsBack) {
+  hlo_proto::HloModuleProto proto = ProgramProto();
+  std::string bytes = proto.SerializeAsString();
+  hlo_proto::HloModuleProto renamed;
+  renamed.set_name(std::string("\x01\x00", 2));
+  bytes += renamed.SerializeAsString();  // a repeated field 1: the last one wins
+  absl::StatusOr<HloFileModule> loaded = ParseHloProto(bytes, "twice.pb", true);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_FALSE(loaded->module.ok());
+  EXPECT_EQ(loaded->module.status().message(),
+            "twice.pb: the module's name \"\\x01\\x00\" is empty, longer than 4096 bytes or not text "
+            "(a control character or broken UTF-8)");
+
+  proto.set_name("step de l\xc3\xa9tape 2");
+  loaded = ParseHloProto(proto.SerializeAsString(), "spaced.pb", true);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_TRUE(loaded->module.ok()) << loaded->module.status();
+  absl::StatusOr<std::string> written = SerializeHloModuleProto(**loaded->module, ProtoFormat::kBinary);
+  ASSERT_TRUE(written.ok());
+  absl::StatusOr<HloFileModule> again = ParseHloProto(*written, "again.pb", true);
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_TRUE(again->module.ok()) << again->module.status();
+  EXPECT_EQ((*again->module)->name(), "step de l\xc3\xa9tape 2");
+}
+
 TEST(HloProtoFile, DanglingOperandIdNamesTheInstruction) {
   hlo_proto::HloModuleProto proto = ProgramProto();
   auto* instructions = proto.mutable_computations(0)->mutable_instructions();
