@@ -22,8 +22,11 @@ namespace fs = std::filesystem;
 using ::testing::ElementsAreArray;
 using ::testing::HasSubstr;
 
+// A path of the running test's own: CTest runs the tests of this file side
+// by side, and one test's SetUp must not delete another's folder.
 std::string TempFolder(const std::string& name) {
-  return (fs::temp_directory_path() / "systolic_xla_dump_tests" / name).string();
+  const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  return (fs::temp_directory_path() / "systolic_xla_dump_tests" / test / name).string();
 }
 
 const InstructionProvenance* Find(const ModuleSnapshot& snapshot, const std::string& name) {
