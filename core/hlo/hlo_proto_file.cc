@@ -11,6 +11,7 @@
 #include "core/hlo/hlo_module_to_proto.h"
 #include "core/hlo/hlo_proto_literal.h"
 #include "core/hlo/hlo_verifier.h"
+#include "core/hlo/quiet_proto_parse.h"
 #include "core/hlo/status_macros.h"
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
@@ -44,13 +45,13 @@ absl::Status ParseMessage(absl::string_view bytes, const HloProtoSniff& kind,
     // and this project write) takes only UTF-8, so a module read here must
     // survive being written: checked by writing and reading it back.
     std::unique_ptr<google::protobuf::Message> copy(message->New());
-    if (!copy->ParseFromString(message->SerializeAsString())) {
+    if (!ParseProtoQuietly(message->SerializeAsString(), copy.get())) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": a string is not valid UTF-8 (in a text-format ",
                                                      MessageName(kind.message), ")"));
     }
     return absl::OkStatus();
   }
-  if (!message->ParseFromString(std::string(bytes))) {
+  if (!ParseProtoQuietly(bytes, message)) {
     return absl::DataLossError(absl::StrCat(path, ": a binary ", MessageName(kind.message),
                                             " that is truncated or corrupt (", bytes.size(),
                                             " bytes do not decode)"));

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/str_cat.h"
+#include "core/hlo/quiet_proto_parse.h"
 #include "core/hlo/status_macros.h"
 #include "core/trace/xplane.pb.h"
 
@@ -257,7 +258,7 @@ absl::StatusOr<Profile> ImportXSpace(const xspace::XSpace& space, XSpaceImportRe
 }
 
 absl::Status ParseXSpace(absl::string_view bytes, xspace::XSpace* space) {
-  if (bytes.size() > size_t(INT32_MAX) || !space->ParseFromArray(bytes.data(), int(bytes.size()))) {
+  if (!ParseProtoQuietly(bytes, space)) {
     return absl::InvalidArgumentError(
         "not an XSpace: the bytes do not parse as a tensorflow.profiler.XSpace message");
   }

@@ -8,6 +8,7 @@
 #include "core/hlo/hlo_module.h"
 #include "core/hlo/hlo_module.pb.h"
 #include "core/hlo/hlo_module_from_proto.h"
+#include "core/hlo/quiet_proto_parse.h"
 #include "core/hlo/status_macros.h"
 #include "core/trace/module_snapshot.h"
 #include "core/trace/program_record.h"
@@ -34,7 +35,7 @@ absl::StatusOr<ProgramRecord> ReadProgram(const xspace::XEventMetadata& metadata
                                           const xspace::XStat& proto_stat) {
   hlo_proto::HloProto proto;
   const std::string& bytes = proto_stat.bytes_value();
-  if (bytes.size() > size_t(INT32_MAX) || !proto.ParseFromString(bytes)) {
+  if (!ParseProtoQuietly(bytes, &proto)) {
     return absl::DataLossError(absl::StrCat("its HloProto (", bytes.size(),
                                             " bytes) is truncated or corrupt"));
   }

@@ -180,6 +180,24 @@ TEST(HloProtoFile, ModuleNamesAreTextThatReadsBack) {
   EXPECT_EQ((*again->module)->name(), "step de l\xc3\xa9tape 2");
 }
 
+// A string that is not UTF-8 fails the read with the reader's own error,
+// and protobuf's log line stays off the user's terminal.
+TEST(HloProtoFile, BrokenUtf8FailsQuietly) {
+  hlo_proto::HloModuleProto proto = ProgramProto();
+  proto.mutable_computations(0)->set_name("main_\xf3");  // Latin-1, not UTF-8
+  std::string bytes;
+  ASSERT_TRUE(proto.SerializePartialToString(&bytes));
+  ::testing::internal::CaptureStderr();
+  absl::StatusOr<HloFileModule> loaded = ParseHloProto(bytes, "latin1.pb", true);
+  const std::string printed = ::testing::internal::GetCapturedStderr();
+  const absl::Status status = loaded.ok() ? loaded->module.status() : loaded.status();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("latin1.pb: a binary HloModuleProto that is truncated or corrupt"),
+            std::string::npos)
+      << status;
+  EXPECT_EQ(printed, "");
+}
+
 TEST(HloProtoFile, DanglingOperandIdNamesTheInstruction) {
   hlo_proto::HloModuleProto proto = ProgramProto();
   auto* instructions = proto.mutable_computations(0)->mutable_instructions();
