@@ -65,19 +65,25 @@ double PlaneClockHz(const trace::TimelinePlane& plane) {
   return 0;
 }
 
+const trace::Stat* FindEventStat(const trace::TimelinePlane& plane, const trace::TimelineLine& line,
+                                 int64_t event, absl::string_view name) {
+  const int32_t id = plane.FindStatName(name);
+  if (id < 0) return nullptr;
+  for (const trace::Stat& s : line.stats(event)) {
+    if (s.name_id == id) return &s;
+  }
+  for (const trace::Stat& s : plane.event_metadata(line.metadata_id(event)).stats) {
+    if (s.name_id == id) return &s;
+  }
+  return nullptr;
+}
+
 std::string InstructionOfEvent(const trace::Timeline& timeline, const trace::EventRef& ref) {
   if (!timeline.Contains(ref)) return "";
   const trace::TimelinePlane& plane = timeline.plane(ref.plane);
   const trace::TimelineLine& line = plane.line(ref.line);
-  const int32_t hlo_op = plane.FindStatName("hlo_op");
-  if (hlo_op >= 0) {
-    for (const trace::Stat& s : line.stats(ref.event)) {
-      if (s.name_id == hlo_op && s.kind == trace::StatKind::kString) return plane.string(s.string_ref);
-    }
-    for (const trace::Stat& s : plane.event_metadata(line.metadata_id(ref.event)).stats) {
-      if (s.name_id == hlo_op && s.kind == trace::StatKind::kString) return plane.string(s.string_ref);
-    }
-  }
+  const trace::Stat* hlo_op = FindEventStat(plane, line, ref.event, "hlo_op");
+  if (hlo_op != nullptr && hlo_op->kind == trace::StatKind::kString) return plane.string(hlo_op->string_ref);
   return plane.event_metadata(line.metadata_id(ref.event)).name;
 }
 

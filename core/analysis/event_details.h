@@ -32,6 +32,11 @@ EventDetails DescribeEvent(const trace::Timeline& timeline, const trace::EventRe
 // event's name.
 std::string InstructionOfEvent(const trace::Timeline& timeline, const trace::EventRef& ref);
 
+// The event's own stat named `name`, else its name's (event metadata's);
+// null when neither has it.
+const trace::Stat* FindEventStat(const trace::TimelinePlane& plane, const trace::TimelineLine& line,
+                                 int64_t event, absl::string_view name);
+
 // The clock of a plane from its `clock_hz` stat, or 0.
 double PlaneClockHz(const trace::TimelinePlane& plane);
 

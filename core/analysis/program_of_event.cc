@@ -3,25 +3,11 @@
 #include <optional>
 #include <string>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/string_view.h"
+#include "core/analysis/event_details.h"
 
 namespace systolic::analysis {
 namespace {
-
-// The event's own stat named `name`, else its name's.
-const trace::Stat* FindEventStat(const trace::TimelinePlane& plane, const trace::TimelineLine& line,
-                                 int64_t event, absl::string_view name) {
-  const int32_t id = plane.FindStatName(name);
-  if (id < 0) return nullptr;
-  for (const trace::Stat& s : line.stats(event)) {
-    if (s.name_id == id) return &s;
-  }
-  for (const trace::Stat& s : plane.event_metadata(line.metadata_id(event)).stats) {
-    if (s.name_id == id) return &s;
-  }
-  return nullptr;
-}
 
 // A program id stat, read as the profiler wrote it (ids are 64-bit
 // fingerprints: an unsigned value keeps its bits).
@@ -29,13 +15,7 @@ std::optional<int64_t> IdOf(const trace::TimelinePlane& plane, const trace::Stat
   switch (s.kind) {
     case trace::StatKind::kInt64: return s.int64_value;
     case trace::StatKind::kUint64: return int64_t(s.uint64_value);
-    case trace::StatKind::kString: {
-      int64_t id;
-      if (absl::SimpleAtoi(plane.string(s.string_ref), &id)) return id;
-      uint64_t unsigned_id;
-      if (absl::SimpleAtoi(plane.string(s.string_ref), &unsigned_id)) return int64_t(unsigned_id);
-      return std::nullopt;
-    }
+    case trace::StatKind::kString: return trace::ParseProgramId(plane.string(s.string_ref));
     case trace::StatKind::kDouble: return std::nullopt;
   }
   return std::nullopt;
@@ -44,19 +24,10 @@ std::optional<int64_t> IdOf(const trace::TimelinePlane& plane, const trace::Stat
 // The program a module name means: "jit_step(42)" by its id, "jit_step" by
 // its name.
 std::optional<int64_t> ProgramNamed(const trace::Profile& profile, absl::string_view name) {
-  const size_t open = name.rfind('(');
-  if (open != absl::string_view::npos && name.back() == ')') {
-    const absl::string_view digits = name.substr(open + 1, name.size() - open - 2);
-    int64_t id;
-    uint64_t unsigned_id;
-    if (absl::SimpleAtoi(digits, &id) && profile.FindProgram(id)) return id;
-    if (absl::SimpleAtoi(digits, &unsigned_id) && profile.FindProgram(int64_t(unsigned_id))) {
-      return int64_t(unsigned_id);
-    }
-    name = name.substr(0, open);
-  }
+  const trace::ModuleAndProgramId split = trace::SplitModuleAndProgramId(name);
+  if (split.id && profile.FindProgram(*split.id)) return split.id;
   for (const trace::ProgramRecord& program : profile.programs) {
-    if (program.name == name) return program.id;
+    if (program.name == split.module) return program.id;
   }
   return std::nullopt;
 }

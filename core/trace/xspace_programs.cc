@@ -22,14 +22,6 @@ constexpr absl::string_view kHloProtoStat = "hlo_proto";
 // The stage a real profile's program is shown at: what the device ran.
 constexpr absl::string_view kStageName = "after_optimizations";
 
-// "jit_train_step(42)" -> "jit_train_step": the metadata's name carries the
-// program id after the module's name.
-std::string ModuleNameOf(const std::string& metadata_name) {
-  const size_t open = metadata_name.rfind('(');
-  if (open == std::string::npos || open == 0 || metadata_name.back() != ')') return metadata_name;
-  return metadata_name.substr(0, open);
-}
-
 // The program of one metadata entry, or an error saying why not.
 absl::StatusOr<ProgramRecord> ReadProgram(const xspace::XEventMetadata& metadata,
                                           const xspace::XStat& proto_stat) {
@@ -42,8 +34,9 @@ absl::StatusOr<ProgramRecord> ReadProgram(const xspace::XEventMetadata& metadata
   SYSTOLIC_ASSIGN_OR_RETURN(std::unique_ptr<HloModule> module, ModuleFromProto(proto.hlo_module()));
   ProgramRecord program;
   program.id = metadata.id();
-  program.name = proto.hlo_module().name().empty() ? ModuleNameOf(metadata.name())
-                                                   : proto.hlo_module().name();
+  program.name = proto.hlo_module().name().empty()
+                     ? std::string(SplitModuleAndProgramId(metadata.name()).module)
+                     : proto.hlo_module().name();
   program.snapshots.push_back(SnapshotModule(*module, kStageName, 0, /*changed=*/false));
   program.shardings = CollectShardings(*module);
   return program;
